@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { nonBlank } from './shared';
+import { callId, checkpointId, itemId, languageTag, messageId, taskId, turnId, userId, uuid } from '../ids';
+import { actorSchema } from '../envelope';
+import { wakeReason } from './shared';
+import { MAX_MESSAGE_TEXT } from './main';
+
+export const taskKind = z.enum(['lightweight', 'persistent']);
+export const taskStatus = z.enum(['active', 'waiting', 'paused', 'stopped', 'completed', 'archived']);
+const step = z.number().int().min(1);
+
+export const TaskCreated = z.strictObject({
+  taskId,
+  kind: taskKind,
+  goal: nonBlank(2000),
+  language: languageTag,
+  originMessageId: messageId,
+});
+
+export const TaskUpgraded = z.strictObject({
+  from: z.literal('lightweight'),
+  to: z.literal('persistent'),
+  reason: z.string().min(1).max(2000),
+});
+
+export const BriefUpdated = z.strictObject({
+  version: z.number().int().min(1),
+  brief: z.string().min(1).max(20_000),
+  by: actorSchema,
+});
+
+const checklistItemId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/);
+
+export const ChecklistPlanned = z.strictObject({
+  items: z
+    .array(
+      z.strictObject({
+        itemId: checklistItemId,
+        title: z.string().min(1).max(500),
+        dependsOn: z.array(checklistItemId).max(50),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+
+export const ChecklistItemChanged = z.strictObject({
+  itemId: checklistItemId,
+  status: z.enum(['pending', 'in_progress', 'done', 'blocked', 'skipped']),
+  note: z.string().max(2000).optional(),
+});
+
+export const MessageDeliveredToInbox = z
+  .strictObject({
+    /** Equals the message id, so a redelivery lands on the same item. */
+    itemId,
+    messageId,
+    text: z.string().min(1).max(MAX_MESSAGE_TEXT),
+    language: languageTag,
+  })
+  .refine((d) => d.itemId === d.messageId, 'itemId equals messageId');
+
+export const InboxItemWithdrawn = z.strictObject({ itemId, by: userId });
+
+export const InboxItemReplaced = z.strictObject({
+  itemId,
+  text: z.string().min(1).max(MAX_MESSAGE_TEXT),
+  language: languageTag,
+  by: userId,
+});
+
+export const InboxItemsClaimed = z.strictObject({
+  turnId,
+  step,
+  itemIds: z.array(itemId).min(1).max(100),
+});
+
+export const InboxItemsReleased = z.strictObject({
+  turnId,
+  step,
+  itemIds: z.array(itemId).min(1).max(100),
+  reason: z.enum(['turn_cancelled', 'turn_failed', 'step_abandoned']),
+});
+
+export const TurnOpened = z.strictObject({ turnId, reason: wakeReason });
+
+export const TurnClosed = z.strictObject({ turnId, outcome: z.enum(['completed', 'failed', 'cancelled']) });
+
+export const CheckpointOpened = z
+  .strictObject({
+    checkpointId,
+    turnId,
+    kind: z.enum(['approval', 'question', 'review']),
+    /** The exact tool call an approval would authorize. */
+    callId: callId.optional(),
+    question: z.string().min(1).max(4000),
+  })
+  .refine((d) => d.kind !== 'approval' || d.callId !== undefined, 'an approval checkpoint names the call id');
+
+export const CheckpointResolved = z
+  .strictObject({
+    checkpointId,
+    decision: z.enum(['approve', 'reject', 'answer']),
+    callId: callId.optional(),
+    answer: z.string().min(1).max(MAX_MESSAGE_TEXT).optional(),
+    resolvedBy: userId,
+  })
+  .refine((d) => d.decision !== 'answer' || d.answer !== undefined, 'an answer carries its text');
+
+export const AutonomyChanged = z.strictObject({
+  level: z.enum(['manual', 'assisted', 'autonomous']),
+  by: userId,
+});
+
+export const PlanBudgetApproved = z.strictObject({
+  budgetId: uuid,
+  amountMinor: z.number().int().min(0).max(100_000_000),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  approvedBy: userId,
+});
+
+export const TaskPaused = z.strictObject({ by: actorSchema, reason: z.string().max(2000).optional() });
+export const TaskResumed = z.strictObject({ by: actorSchema });
+export const TaskStopped = z.strictObject({
+  by: actorSchema,
+  reason: z.string().max(2000).optional(),
+  /** The active turn cancelled first (DESIGN.md §4 step 4). */
+  cancelledTurnId: turnId.optional(),
+});
+export const TaskCompleted = z.strictObject({ summary: z.string().max(20_000).optional() });
+export const TaskArchived = z.strictObject({ by: actorSchema });
+
+export const ArtifactChangeNoticed = z.strictObject({
+  artifactId: uuid,
+  version: z.number().int().min(1),
+  by: actorSchema,
+});

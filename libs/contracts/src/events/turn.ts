@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { callId, checkpointId, isoDateTime, itemId, taskId, toolName, turnId, uuid, workerId } from '../ids';
+import { actorSchema } from '../envelope';
+import { blobRef, jsonValue, typedError, wakeReason } from './shared';
+
+const generation = z.number().int().min(1);
+const step = z.number().int().min(1);
+
+export const TurnStarted = z.strictObject({ turnId, taskId, reason: wakeReason });
+
+export const TurnLeased = z.strictObject({ workerId, generation, leaseUntil: isoDateTime });
+
+export const TurnLeaseRenewed = z.strictObject({ workerId, generation, leaseUntil: isoDateTime });
+
+export const toolCallIntent = z.strictObject({
+  callId,
+  tool: toolName,
+  arguments: jsonValue,
+});
+
+export const tokenUsage = z.strictObject({
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  cachedInputTokens: z.number().int().min(0).optional(),
+});
+
+export const ModelStepCommitted = z.strictObject({
+  step,
+  reply: z.string().max(100_000),
+  toolCallIntents: z.array(toolCallIntent).max(64),
+  consumedItemIds: z.array(itemId).max(100),
+  usage: tokenUsage,
+  /** What the model saw, kept in the BlobStore. */
+  promptRef: blobRef,
+  finishReason: z.enum(['stop', 'tool_calls', 'length', 'content_filter']),
+});
+
+export const ToolCallStarted = z.strictObject({
+  callId,
+  tool: toolName,
+  /** Equals the call id: the key an idempotent tool dedupes on. */
+  idempotencyKey: callId,
+  attempt: z.number().int().min(1),
+});
+
+export const ToolCallCompleted = z
+  .strictObject({
+    callId,
+    status: z.enum(['ok', 'error']),
+    /** Small results inline; large ones by reference. */
+    result: jsonValue.optional(),
+    resultRef: blobRef.optional(),
+    error: typedError.optional(),
+  })
+  .refine((d) => (d.status === 'error') === (d.error !== undefined), 'an error result carries its error, and only it');
+
+export const ToolCallOutcomeUnknown = z.strictObject({
+  callId,
+  reason: z.enum(['started_without_result_not_idempotent', 'worker_lost']),
+});
+
+export const TurnWaiting = z.strictObject({
+  on: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('jobs'), jobIds: z.array(uuid).min(1).max(64) }),
+    z.strictObject({ kind: z.literal('checkpoint'), checkpointId }),
+    z.strictObject({ kind: z.literal('calls'), callIds: z.array(callId).min(1).max(64) }),
+  ]),
+});
+
+export const TurnResumed = z.strictObject({ reason: wakeReason });
+
+export const TurnCompleted = z.strictObject({ steps: z.number().int().min(0), summary: z.string().max(20_000).optional() });
+
+export const TurnFailed = z.strictObject({ error: typedError });
+
+export const TurnCancelled = z.strictObject({
+  by: actorSchema,
+  reason: z.enum(['task_stopped', 'task_paused', 'superseded', 'operator']),
+});

@@ -1,0 +1,10 @@
+export * from './errors';
+export * from './ids';
+export * from './envelope';
+export * from './streams';
+export * from './registry';
+export * from './codec';
+export * as mainEvents from './events/main';
+export * as taskEvents from './events/task';
+export * as turnEvents from './events/turn';
+export { jsonValue, typedError, blobRef, wakeReason } from './events/shared';

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import * as main from './events/main';
+import * as task from './events/task';
+import * as turn from './events/turn';
+import type { StreamCategory } from './streams';
+
+/** One step of upcasting: data of `fromVersion` becomes data of `fromVersion + 1`. Pure. */
+export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
+
+export interface EventDefinition<S extends z.ZodType = z.ZodType> {
+  type: string;
+  category: StreamCategory;
+  version: number;
+  schema: S;
+  meaning: string;
+  /** upcasters[v] turns version v into v + 1 (index 0 unused). */
+  upcasters: Readonly<Record<number, Upcaster>>;
+  /** Earlier type names; stored events under them are read as this type (from version 1). */
+  formerly?: readonly string[];
+}
+
+const def = <T extends string, S extends z.ZodType>(
+  category: StreamCategory,
+  type: T,
+  schema: S,
+  meaning: string,
+  history: { version?: number; upcasters?: Record<number, Upcaster>; formerly?: string[] } = {},
+): EventDefinition<S> & { type: T } => ({
+  type,
+  category,
+  schema,
+  meaning,
+  version: history.version ?? 1,
+  upcasters: history.upcasters ?? {},
+  formerly: history.formerly,
+});
+
+export const eventDefinitions = [
+  // main-{workspaceId}.{userId}
+  def('main', 'UserMessageReceived', main.UserMessageReceived, 'A person sent a message to Main.', {
+    version: 2,
+    // v1 predates channels: every message then came from the UI.
+    upcasters: { 1: (d) => ({ ...d, channel: 'ui' }) },
+  }),
+  def('main', 'RoutingDecided', main.RoutingDecided, 'The router decided where a message belongs.'),
+  def('main', 'ClarificationRequested', main.ClarificationRequested, 'The router asked the person which work a message belongs to.'),
+  def('main', 'MainReplied', main.MainReplied, 'Main answered a message directly.'),
+  def('main', 'TaskCardShown', main.TaskCardShown, 'A card for a task was shown in the main line.'),
+  // task-{taskId}
+  def('task', 'TaskCreated', task.TaskCreated, 'A task was created from a message.', {
+    version: 2,
+    // v1 called the originating message id "origin".
+    upcasters: {
+      1: ({ origin, ...rest }) => ({ ...rest, originMessageId: origin }),
+    },
+  }),
+  def('task', 'TaskUpgraded', task.TaskUpgraded, 'A lightweight task became persistent.'),
+  def('task', 'BriefUpdated', task.BriefUpdated, 'The task brief got a new version.'),
+  def('task', 'ChecklistPlanned', task.ChecklistPlanned, 'The task checklist was planned.'),
+  def('task', 'ChecklistItemChanged', task.ChecklistItemChanged, 'A checklist item changed status.'),
+  def('task', 'MessageDeliveredToInbox', task.MessageDeliveredToInbox, "A message was delivered to the task's inbox."),
+  def('task', 'InboxItemWithdrawn', task.InboxItemWithdrawn, 'The person withdrew an unclaimed inbox item.'),
+  def('task', 'InboxItemReplaced', task.InboxItemReplaced, 'The person replaced the text of an unclaimed inbox item.'),
+  def('task', 'InboxItemsClaimed', task.InboxItemsClaimed, 'A step of a turn claimed inbox items.'),
+  def('task', 'InboxItemsReleased', task.InboxItemsReleased, 'Claims of a step that never committed were released.'),
+  def('task', 'TurnOpened', task.TurnOpened, 'The task opened its one active turn.'),
+  def('task', 'TurnClosed', task.TurnClosed, "The task's active turn ended."),
+  def('task', 'CheckpointOpened', task.CheckpointOpened, 'The task asks the person (approval, question or review).'),
+  def('task', 'CheckpointResolved', task.CheckpointResolved, 'The person resolved a checkpoint.'),
+  def('task', 'AutonomyChanged', task.AutonomyChanged, "The task's autonomy level changed."),
+  def('task', 'PlanBudgetApproved', task.PlanBudgetApproved, 'The person approved a budget for paid work.'),
+  def('task', 'TaskPaused', task.TaskPaused, 'The task was paused.'),
+  def('task', 'TaskResumed', task.TaskResumed, 'The task was resumed.'),
+  def('task', 'TaskStopped', task.TaskStopped, 'The task was stopped (its active turn cancelled first).'),
+  def('task', 'TaskCompleted', task.TaskCompleted, 'The task reached its goal.'),
+  def('task', 'TaskArchived', task.TaskArchived, 'The task was archived.'),
+  def('task', 'ArtifactChangeNoticed', task.ArtifactChangeNoticed, 'An artefact the task uses changed.'),
+  // turn-{turnId}
+  def('turn', 'TurnStarted', turn.TurnStarted, 'A turn was started for a task.'),
+  def('turn', 'TurnLeased', turn.TurnLeased, 'A worker took the turn lease (generation rises on takeover).'),
+  def('turn', 'TurnLeaseRenewed', turn.TurnLeaseRenewed, 'The lease holder renewed the lease.', {
+    version: 2,
+    formerly: ['TurnLeaseExtended'],
+    // v1 ("TurnLeaseExtended") carried the new expiry as "expiresAt".
+    upcasters: { 1: ({ expiresAt, ...rest }) => ({ ...rest, leaseUntil: expiresAt }) },
+  }),
+  def('turn', 'ModelStepCommitted', turn.ModelStepCommitted, 'A model step was committed (reply, tool-call intents, consumed items).', {
+    version: 2,
+    // v1 stored usage with the OpenAI names.
+    upcasters: {
+      1: ({ usage, ...rest }) => {
+        const u = (usage ?? {}) as { promptTokens?: number; completionTokens?: number };
+        return { ...rest, usage: { inputTokens: u.promptTokens ?? 0, outputTokens: u.completionTokens ?? 0 } };
+      },
+    },
+  }),
+  def('turn', 'ToolCallStarted', turn.ToolCallStarted, 'A tool call began (its idempotency key is the call id).'),
+  def('turn', 'ToolCallCompleted', turn.ToolCallCompleted, 'A tool call finished with a result or an error.'),
+  def('turn', 'ToolCallOutcomeUnknown', turn.ToolCallOutcomeUnknown, 'A non-idempotent call started but its result was lost.'),
+  def('turn', 'TurnWaiting', turn.TurnWaiting, 'The turn waits on jobs, async calls or a checkpoint.'),
+  def('turn', 'TurnResumed', turn.TurnResumed, 'A waiting turn was resumed.'),
+  def('turn', 'TurnCompleted', turn.TurnCompleted, 'The turn completed.'),
+  def('turn', 'TurnFailed', turn.TurnFailed, 'The turn failed.'),
+  def('turn', 'TurnCancelled', turn.TurnCancelled, 'The turn was cancelled.'),
+] as const;
+
+export type EventType = (typeof eventDefinitions)[number]['type'];
+
+const byType = new Map<string, EventDefinition>(eventDefinitions.map((d) => [d.type, d]));
+const byFormerName = new Map<string, EventDefinition>(
+  eventDefinitions.flatMap((d) => (d.formerly ?? []).map((name) => [name, d] as const)),
+);
+
+export const eventRegistry = {
+  all: (): readonly EventDefinition[] => eventDefinitions,
+  get: (type: string): EventDefinition | undefined => byType.get(type),
+  /** Resolves current and former names (the latter only when reading). */
+  resolve: (type: string): EventDefinition | undefined => byType.get(type) ?? byFormerName.get(type),
+  has: (type: string) => byType.has(type),
+};
+
+/** Data type of each event, inferred from its schema. */
+export type EventDataMap = { [D in (typeof eventDefinitions)[number] as D['type']]: z.infer<D['schema']> };

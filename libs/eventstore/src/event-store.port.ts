@@ -1,0 +1,77 @@
+import type { EventEnvelope, ExpectedRevision, NewEvent } from '@lomo/contracts';
+
+export const EVENT_STORE = Symbol('EVENT_STORE');
+
+/** Opaque: only the store that produced it can interpret it. Never assume contiguity. */
+export type Position = string;
+
+export interface AppendResult {
+  streamId: string;
+  /** Revision of the last event of the stream after the append (0-based). */
+  nextExpectedRevision: number;
+  /** Position of the last appended event. */
+  position: Position;
+  /** False when the call was an idempotent repeat and nothing new was written. */
+  written: boolean;
+}
+
+export interface ReadStreamOptions {
+  /** Inclusive. Default: 0 forwards, the last revision backwards. */
+  fromRevision?: number | 'start' | 'end';
+  direction?: 'forwards' | 'backwards';
+  maxCount?: number;
+}
+
+export interface EventFilter {
+  /** Stream id prefixes, e.g. "task-" or "main-ws1.". An event passes when any prefix matches. */
+  streamPrefixes?: readonly string[];
+  /** Event types. Combined with prefixes by AND when both are given. */
+  eventTypes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Default: from the start. */
+  fromPosition?: Position | 'start';
+  filter?: EventFilter;
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** With an id, the subscription keeps a durable checkpoint and resumes from it. */
+  subscriberId?: string;
+  /** Exclusive. Overrides the stored checkpoint. 'end' = only events appended from now on. */
+  fromPosition?: Position | 'start' | 'end';
+  filter?: EventFilter;
+  /** Events per read while catching up. */
+  batchSize?: number;
+}
+
+export type EventHandler = (event: EventEnvelope) => Promise<void> | void;
+
+export interface Subscription {
+  /** Resolves once the subscription has read everything that existed when it started. */
+  readonly caughtUp: Promise<void>;
+  /** Last position handled (and checkpointed when durable). */
+  readonly position: Position | undefined;
+  /** Stops reading, waits for the handler in flight, saves the checkpoint. */
+  stop(): Promise<void>;
+  /** Resolves or rejects when the subscription ends (a handler error ends it). */
+  readonly done: Promise<void>;
+}
+
+export interface EventStore {
+  /** Atomic per call. Throws ConcurrencyError on a mismatch, InvalidEventError etc. on bad input. */
+  append(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** Parsed, upcast envelopes. An absent stream reads as []. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<EventEnvelope[]>;
+  /** Last revision of a stream, or 'no_stream'. */
+  streamRevision(streamId: string): Promise<number | 'no_stream'>;
+  /** Events in global order. */
+  readAll(options?: ReadAllOptions): Promise<EventEnvelope[]>;
+  /** Position of the last event in the store, or undefined when empty. */
+  headPosition(): Promise<Position | undefined>;
+  subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription;
+  getCheckpoint(subscriberId: string): Promise<Position | undefined>;
+  saveCheckpoint(subscriberId: string, position: Position): Promise<void>;
+  close(): Promise<void>;
+}
