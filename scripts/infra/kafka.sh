@@ -78,7 +78,7 @@ pid_is_ours() {
   local pid="$1"
   kill -0 "$pid" 2>/dev/null || return 1
   if [[ -r "/proc/$pid/cmdline" ]]; then
-    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "kafka\.Kafka $PROPS_FILE" || return 1
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "kafka.Kafka $PROPS_FILE" || return 1
   fi
   return 0
 }
@@ -91,13 +91,15 @@ running_pid() {
 }
 
 print_log_tail() {
-  local f
+  local f shown=0
   for f in "$LOG_FILE" "$OUT_FILE"; do
     if [[ -s "$f" ]]; then
       err "---- last 40 lines of $f ----"
       tail -n 40 "$f" >&2 || true
+      shown=1
     fi
   done
+  ((shown)) || err "(no log output yet in $LOG_FILE / $OUT_FILE)"
 }
 
 # --- jars ----------------------------------------------------------------------
@@ -148,7 +150,7 @@ EOF
   log "downloading Kafka $KAFKA_VERSION jars from Maven Central into $LIBS_DIR (first run only)..."
   rm -rf "$tmp"
   # shellcheck disable=SC2086 # KAFKA_MVN_ARGS is intentionally word-split
-  if ! mvn -q -B -f "$pom" ${KAFKA_MVN_ARGS:-} dependency:copy-dependencies \
+  if ! mvn -q -B -Dstyle.color=never -f "$pom" ${KAFKA_MVN_ARGS:-} dependency:copy-dependencies \
     -DincludeScope=runtime -DoutputDirectory="$tmp"; then
     rm -rf "$tmp"
     die "mvn dependency:copy-dependencies failed (see output above)"

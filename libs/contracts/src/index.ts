@@ -8,3 +8,5 @@ export * as mainEvents from './events/main';
 export * as taskEvents from './events/task';
 export * as turnEvents from './events/turn';
 export { jsonValue, typedError, blobRef, wakeReason } from './events/shared';
+export { eventSamples, sampleIds } from './samples/event-samples';
+export { renderEventSchemaDocuments } from './schema-documents';

@@ -1,0 +1,166 @@
+import type { EventType } from '../registry';
+
+/**
+ * One valid and at least one invalid data sample per event type. Used by the contract tests
+ * and handy for adapters' tests that need real events.
+ */
+const T = '0b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a60';
+const TURN = '5f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
+const MSG = '7d2a9c1e-3f4b-4a5c-9d6e-1f2a3b4c5d6e';
+const MSG2 = '8e3b0d2f-4a5c-4b6d-8e7f-2a3b4c5d6e7f';
+const CP = '9f4c1e3a-5b6d-4c7e-8f9a-3b4c5d6e7f80';
+const CALL = `${TURN}:1:0`;
+const HASH = 'a'.repeat(64);
+
+export const sampleIds = { taskId: T, turnId: TURN, messageId: MSG, checkpointId: CP, callId: CALL } as const;
+
+export const eventSamples: Record<EventType, { valid: Record<string, unknown>; invalid: Record<string, unknown>[] }> = {
+  UserMessageReceived: {
+    valid: { messageId: MSG, userId: 'u1', text: 'Make a poster', language: 'en', channel: 'ui', clientMessageId: 'c-1' },
+    invalid: [
+      { messageId: MSG, userId: 'u1', text: '   ', language: 'en', channel: 'ui' },
+      { messageId: MSG, userId: 'u1', text: 'hi', language: 'en', channel: 'fax' },
+      { messageId: MSG, userId: 'u1', text: 'hi', language: 'en', channel: 'ui', target: {} },
+    ],
+  },
+  RoutingDecided: {
+    valid: { messageId: MSG, outcome: 'new', taskId: T, method: 'deterministic', candidates: [] },
+    invalid: [
+      { messageId: MSG, outcome: 'main', taskId: T, method: 'semantic', candidates: [] },
+      { messageId: MSG, outcome: 'new', taskId: null, method: 'semantic', candidates: [] },
+    ],
+  },
+  ClarificationRequested: {
+    valid: { messageId: MSG, question: 'Which poster?', options: [{ label: 'The blue one', taskId: T }] },
+    invalid: [{ messageId: MSG, question: '', options: [] }],
+  },
+  MainReplied: {
+    valid: { messageId: MSG, replyId: MSG2, text: 'Hello!', language: 'en' },
+    invalid: [{ messageId: MSG, replyId: 'r1', text: 'Hello!', language: 'en' }],
+  },
+  TaskCardShown: {
+    valid: { cardId: MSG2, taskId: T, messageId: MSG, title: 'Poster', status: 'active' },
+    invalid: [{ cardId: MSG2, taskId: T, title: 'Poster', status: 'running' }],
+  },
+  TaskCreated: {
+    valid: { taskId: T, kind: 'persistent', goal: 'Design a poster', language: 'en', originMessageId: MSG },
+    invalid: [{ taskId: T, kind: 'forever', goal: 'Design a poster', language: 'en', originMessageId: MSG }],
+  },
+  TaskUpgraded: {
+    valid: { from: 'lightweight', to: 'persistent', reason: 'needs several steps' },
+    invalid: [{ from: 'persistent', to: 'lightweight', reason: 'x' }],
+  },
+  BriefUpdated: {
+    valid: { version: 1, brief: 'A4 poster, blue', by: { kind: 'agent' } },
+    invalid: [{ version: 0, brief: 'A4 poster', by: { kind: 'agent' } }],
+  },
+  ChecklistPlanned: {
+    valid: { items: [{ itemId: 'draft', title: 'Draft', dependsOn: [] }, { itemId: 'print', title: 'Print', dependsOn: ['draft'] }] },
+    invalid: [{ items: [] }],
+  },
+  ChecklistItemChanged: {
+    valid: { itemId: 'draft', status: 'done' },
+    invalid: [{ itemId: 'Draft Item', status: 'done' }],
+  },
+  MessageDeliveredToInbox: {
+    valid: { itemId: MSG, messageId: MSG, text: 'Make it blue', language: 'en' },
+    invalid: [{ itemId: MSG2, messageId: MSG, text: 'Make it blue', language: 'en' }],
+  },
+  InboxItemWithdrawn: { valid: { itemId: MSG, by: 'u1' }, invalid: [{ itemId: MSG }] },
+  InboxItemReplaced: {
+    valid: { itemId: MSG, text: 'Make it green', language: 'en', by: 'u1' },
+    invalid: [{ itemId: MSG, text: '', language: 'en', by: 'u1' }],
+  },
+  InboxItemsClaimed: {
+    valid: { turnId: TURN, step: 1, itemIds: [MSG] },
+    invalid: [{ turnId: TURN, step: 0, itemIds: [MSG] }, { turnId: TURN, step: 1, itemIds: [] }],
+  },
+  InboxItemsReleased: {
+    valid: { turnId: TURN, step: 1, itemIds: [MSG], reason: 'turn_cancelled' },
+    invalid: [{ turnId: TURN, step: 1, itemIds: [MSG], reason: 'bored' }],
+  },
+  TurnOpened: { valid: { turnId: TURN, reason: 'message' }, invalid: [{ turnId: 'turn-1', reason: 'message' }] },
+  TurnClosed: { valid: { turnId: TURN, outcome: 'completed' }, invalid: [{ turnId: TURN, outcome: 'waiting' }] },
+  CheckpointOpened: {
+    valid: { checkpointId: CP, turnId: TURN, kind: 'approval', callId: CALL, question: 'Delete the note?' },
+    invalid: [{ checkpointId: CP, turnId: TURN, kind: 'approval', question: 'Delete the note?' }],
+  },
+  CheckpointResolved: {
+    valid: { checkpointId: CP, decision: 'approve', callId: CALL, resolvedBy: 'u1' },
+    invalid: [{ checkpointId: CP, decision: 'answer', resolvedBy: 'u1' }],
+  },
+  AutonomyChanged: { valid: { level: 'assisted', by: 'u1' }, invalid: [{ level: 'reckless', by: 'u1' }] },
+  PlanBudgetApproved: {
+    valid: { budgetId: MSG2, amountMinor: 5000, currency: 'EUR', approvedBy: 'u1' },
+    invalid: [{ budgetId: MSG2, amountMinor: -1, currency: 'EUR', approvedBy: 'u1' }],
+  },
+  TaskPaused: { valid: { by: { kind: 'user', userId: 'u1' } }, invalid: [{ by: { kind: 'robot' } }] },
+  TaskResumed: { valid: { by: { kind: 'user', userId: 'u1' } }, invalid: [{ by: { kind: 'user' } }] },
+  TaskStopped: {
+    valid: { by: { kind: 'user', userId: 'u1' }, reason: 'enough', cancelledTurnId: TURN },
+    invalid: [{ by: { kind: 'user', userId: 'u1' }, cancelledTurnId: 'nope' }],
+  },
+  TaskCompleted: { valid: { summary: 'Poster done' }, invalid: [{ summary: 42 }] },
+  TaskArchived: { valid: { by: { kind: 'system', component: 'janitor' } }, invalid: [{}] },
+  ArtifactChangeNoticed: {
+    valid: { artifactId: MSG2, version: 3, by: { kind: 'user', userId: 'u1' } },
+    invalid: [{ artifactId: MSG2, version: 0, by: { kind: 'agent' } }],
+  },
+  TurnStarted: { valid: { turnId: TURN, taskId: T, reason: 'message' }, invalid: [{ turnId: TURN, reason: 'message' }] },
+  TurnLeased: {
+    valid: { workerId: 'executor-1', generation: 1, leaseUntil: '2026-11-30T10:00:30.000Z' },
+    invalid: [{ workerId: 'executor-1', generation: 0, leaseUntil: '2026-11-30T10:00:30.000Z' }],
+  },
+  TurnLeaseRenewed: {
+    valid: { workerId: 'executor-1', generation: 2, leaseUntil: '2026-11-30T10:01:00.000Z' },
+    invalid: [{ workerId: 'executor 1', generation: 2, leaseUntil: 'tomorrow' }],
+  },
+  ModelStepCommitted: {
+    valid: {
+      step: 1,
+      reply: 'Let me look that up.',
+      toolCallIntents: [{ callId: CALL, tool: 'notes.search', arguments: { query: 'poster', limit: 5 } }],
+      consumedItemIds: [MSG],
+      usage: { inputTokens: 1200, outputTokens: 40 },
+      promptRef: { hash: HASH, bytes: 5120, contentType: 'application/json' },
+      finishReason: 'tool_calls',
+    },
+    invalid: [
+      {
+        step: 1,
+        reply: '',
+        toolCallIntents: [{ callId: 'call_1', tool: 'notes.search', arguments: {} }],
+        consumedItemIds: [],
+        usage: { inputTokens: 1, outputTokens: 1 },
+        promptRef: { hash: HASH, bytes: 1, contentType: 'application/json' },
+        finishReason: 'tool_calls',
+      },
+    ],
+  },
+  ToolCallStarted: {
+    valid: { callId: CALL, tool: 'notes.search', idempotencyKey: CALL, attempt: 1 },
+    invalid: [{ callId: CALL, tool: 'Notes Search', idempotencyKey: CALL, attempt: 1 }],
+  },
+  ToolCallCompleted: {
+    valid: { callId: CALL, status: 'ok', result: { notes: [{ id: 'n1', title: 'Poster ideas' }] } },
+    invalid: [{ callId: CALL, status: 'error', result: null }],
+  },
+  ToolCallOutcomeUnknown: {
+    valid: { callId: CALL, reason: 'started_without_result_not_idempotent' },
+    invalid: [{ callId: CALL, reason: 'dunno' }],
+  },
+  TurnWaiting: {
+    valid: { on: { kind: 'checkpoint', checkpointId: CP } },
+    invalid: [{ on: { kind: 'jobs', jobIds: [] } }],
+  },
+  TurnResumed: { valid: { reason: 'approval' }, invalid: [{ reason: 'boredom' }] },
+  TurnCompleted: { valid: { steps: 3, summary: 'done' }, invalid: [{ steps: -1 }] },
+  TurnFailed: {
+    valid: { error: { code: 'MODEL_UNAVAILABLE', message: 'upstream 503', retriable: true } },
+    invalid: [{ error: { code: 'model unavailable', message: 'x', retriable: true } }],
+  },
+  TurnCancelled: {
+    valid: { by: { kind: 'user', userId: 'u1' }, reason: 'task_stopped' },
+    invalid: [{ by: { kind: 'user', userId: 'u1' }, reason: 'whatever', extra: 1 }],
+  },
+};

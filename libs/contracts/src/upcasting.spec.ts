@@ -1,0 +1,74 @@
+import { upcast, type StoredEvent } from './codec';
+import { eventRegistry } from './registry';
+import { sampleIds } from './samples/event-samples';
+
+const stored = (type: string, schemaVersion: number, data: Record<string, unknown>): StoredEvent => ({
+  type,
+  schemaVersion,
+  data,
+  metadata: {
+    eventId: sampleIds.messageId,
+    streamId: 'turn-x',
+    revision: 0,
+    globalPosition: '1',
+    occurredAt: '2026-11-30T00:00:00.000Z',
+    correlationId: 'c',
+    causationId: null,
+    workspaceId: 'ws1',
+    actor: { kind: 'agent' },
+  },
+});
+
+const assertCurrent = (type: string, data: unknown) =>
+  expect(eventRegistry.get(type)!.schema.safeParse(data).error).toBeUndefined();
+
+describe('upcasting on read, one test per kind of change', () => {
+  it('added field: a v1 UserMessageReceived gets channel "ui"', () => {
+    const v1 = { messageId: sampleIds.messageId, userId: 'u1', text: 'hi', language: 'en' };
+    const read = upcast(stored('UserMessageReceived', 1, v1));
+    expect(read.data).toEqual({ ...v1, channel: 'ui' });
+    expect(read.metadata.schemaVersion).toBe(2);
+    assertCurrent('UserMessageReceived', read.data);
+  });
+
+  it('renamed field: a v1 TaskCreated "origin" becomes "originMessageId"', () => {
+    const v1 = { taskId: sampleIds.taskId, kind: 'persistent', goal: 'g', language: 'en', origin: sampleIds.messageId };
+    const read = upcast(stored('TaskCreated', 1, v1));
+    expect(read.data).toEqual({ taskId: sampleIds.taskId, kind: 'persistent', goal: 'g', language: 'en', originMessageId: sampleIds.messageId });
+    assertCurrent('TaskCreated', read.data);
+  });
+
+  it('restructured value: v1 ModelStepCommitted usage {promptTokens, completionTokens} becomes {inputTokens, outputTokens}', () => {
+    const v1 = {
+      step: 1,
+      reply: 'ok',
+      toolCallIntents: [],
+      consumedItemIds: [],
+      usage: { promptTokens: 10, completionTokens: 3 },
+      promptRef: { hash: 'b'.repeat(64), bytes: 3, contentType: 'application/json' },
+      finishReason: 'stop',
+    };
+    const read = upcast(stored('ModelStepCommitted', 1, v1));
+    expect(read.data).toMatchObject({ usage: { inputTokens: 10, outputTokens: 3 } });
+    assertCurrent('ModelStepCommitted', read.data);
+  });
+
+  it('renamed event type: a stored TurnLeaseExtended reads as TurnLeaseRenewed with leaseUntil', () => {
+    const v1 = { workerId: 'w1', generation: 1, expiresAt: '2026-11-30T00:00:30.000Z' };
+    const read = upcast(stored('TurnLeaseExtended', 1, v1));
+    expect(read.type).toBe('TurnLeaseRenewed');
+    expect(read.data).toEqual({ workerId: 'w1', generation: 1, leaseUntil: '2026-11-30T00:00:30.000Z' });
+    assertCurrent('TurnLeaseRenewed', read.data);
+  });
+
+  it('no change: a current event passes through untouched (same object)', () => {
+    const data = { turnId: sampleIds.turnId, taskId: sampleIds.taskId, reason: 'message' };
+    const read = upcast(stored('TurnStarted', 1, data));
+    expect(read.data).toBe(data);
+  });
+
+  it('a former type name is accepted on read only, never on append', () => {
+    expect(eventRegistry.resolve('TurnLeaseExtended')?.type).toBe('TurnLeaseRenewed');
+    expect(eventRegistry.get('TurnLeaseExtended')).toBeUndefined();
+  });
+});
