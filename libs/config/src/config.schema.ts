@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the backend reads, with its default and meaning. The README's
+ * configuration table and the deploy manifests are checked against this list.
+ */
+export interface ConfigVariable {
+  name: string;
+  default?: string;
+  meaning: string;
+  /** Required in the given mode when it has no default. */
+  requiredIn?: readonly ('embedded' | 'distributed')[];
+}
+
+const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
+const port = z.coerce.number().int().min(0).max(65535);
+
+export const configShape = {
+  LOMO_MODE: z.enum(['embedded', 'distributed']),
+  NODE_ENV: z.enum(['development', 'test', 'production']),
+  PORT: port,
+  HOST: z.string().min(1),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  LOMO_DATA_DIR: z.string().min(1),
+  LOMO_EVENTSTORE: z.enum(['sqlite', 'eventstoredb']),
+  LOMO_SQLITE_PATH: z.string().min(1).optional(),
+  LOMO_SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']),
+  LOMO_BUS: z.enum(['in-process', 'kafka']),
+  LOMO_BUS_PATH: z.string().min(1).optional(),
+  LOMO_BUS_PARTITIONS: positiveInt(1024),
+  LOMO_BUS_MAX_ATTEMPTS: positiveInt(100),
+  LOMO_RELAY_BATCH_SIZE: positiveInt(10_000),
+  LOMO_BLOB_DIR: z.string().min(1).optional(),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'a comma-separated list of host:port')
+    .optional(),
+  KAFKA_CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
+  KAFKA_REPLICATION_FACTOR: positiveInt(7),
+  KAFKA_SESSION_TIMEOUT_MS: positiveInt(300_000),
+  KAFKA_HEARTBEAT_INTERVAL_MS: positiveInt(60_000),
+  EVENTSTORE_URL: z.string().startsWith('esdb').optional(),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(120_000),
+} as const;
+
+export type ConfigKey = keyof typeof configShape;
+
+export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = {
+  LOMO_MODE: { default: 'embedded', meaning: '`embedded`: every app in one process on SQLite; `distributed`: one process per app' },
+  NODE_ENV: { default: 'development', meaning: '`production` hides error details and turns dev conveniences off' },
+  PORT: { default: '3000', meaning: 'HTTP port of `/health`, `/metrics` (and the API when it arrives)' },
+  HOST: { default: '127.0.0.1', meaning: 'Address the HTTP server binds to' },
+  LOG_LEVEL: { default: 'info', meaning: 'Minimum level of the JSON logs on stdout' },
+  LOMO_DATA_DIR: { default: '.data', meaning: 'Directory for embedded-mode files (event store, bus log, blobs)' },
+  LOMO_EVENTSTORE: { default: 'sqlite', meaning: 'Source of truth: `sqlite` (embedded, or a file shared by processes) or `eventstoredb`' },
+  LOMO_SQLITE_PATH: { default: '$LOMO_DATA_DIR/events.sqlite', meaning: 'SQLite event-store file' },
+  LOMO_SQLITE_SYNCHRONOUS: { default: 'FULL', meaning: 'SQLite `synchronous` pragma of the event store (WAL mode); FULL survives power loss' },
+  LOMO_BUS: { default: 'in-process', meaning: 'Bus adapter: `in-process` (durable SQLite log) or `kafka`' },
+  LOMO_BUS_PATH: { default: '$LOMO_DATA_DIR/bus.sqlite', meaning: 'SQLite file of the in-process bus log' },
+  LOMO_BUS_PARTITIONS: { default: '8', meaning: 'Partitions per topic (keys are hashed onto them)' },
+  LOMO_BUS_MAX_ATTEMPTS: { default: '5', meaning: 'Handler attempts before a message goes to the dead letters' },
+  LOMO_RELAY_BATCH_SIZE: { default: '500', meaning: 'Events per relay batch from the store to the bus' },
+  LOMO_BLOB_DIR: { default: '$LOMO_DATA_DIR/blobs', meaning: 'Directory of the filesystem BlobStore' },
+  KAFKA_BROKERS: { meaning: 'Comma-separated `host:port` list', requiredIn: [] },
+  KAFKA_CLIENT_ID: { default: 'lomo', meaning: 'Kafka client id prefix' },
+  KAFKA_REPLICATION_FACTOR: { default: '1', meaning: 'Replication factor of topics the app creates' },
+  KAFKA_SESSION_TIMEOUT_MS: { default: '30000', meaning: 'Consumer session timeout (generous: a 2-core machine stalls under load)' },
+  KAFKA_HEARTBEAT_INTERVAL_MS: { default: '3000', meaning: 'Consumer heartbeat interval (a tenth of the session timeout)' },
+  EVENTSTORE_URL: { meaning: 'EventStoreDB connection string (`esdb://...`), when LOMO_EVENTSTORE=eventstoredb' },
+  SHUTDOWN_TIMEOUT_MS: { default: '15000', meaning: 'How long SIGTERM waits for in-flight work before exiting' },
+};

@@ -1,0 +1,40 @@
+import { ConfigError } from '@lomo/contracts';
+import { loadConfig } from './load-config';
+import { configShape, configVariables } from './config.schema';
+
+describe('loadConfig', () => {
+  it('gives embedded defaults on an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ LOMO_MODE: 'embedded', PORT: 3000, LOMO_BUS: 'in-process', LOMO_SQLITE_SYNCHRONOUS: 'FULL' });
+    expect(c.LOMO_SQLITE_PATH).toMatch(/\.data\/events\.sqlite$/);
+  });
+
+  it('stops with a message naming the variable on a wrong value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ LOMO_BUS: 'carrier-pigeon' })).toThrow(/LOMO_BUS/);
+  });
+
+  it('refuses unknown LOMO_ variables so a typo does not silently fall back to a default', () => {
+    expect(() => loadConfig({ LOMO_BUSS: 'kafka' })).toThrow(/LOMO_BUSS: unknown variable/);
+  });
+
+  it('requires KAFKA_BROKERS when the bus is Kafka, and checks its form', () => {
+    expect(() => loadConfig({ LOMO_BUS: 'kafka' })).toThrow(/KAFKA_BROKERS: required/);
+    expect(() => loadConfig({ LOMO_BUS: 'kafka', KAFKA_BROKERS: 'nope' })).toThrow(/KAFKA_BROKERS/);
+    expect(loadConfig({ LOMO_BUS: 'kafka', KAFKA_BROKERS: '127.0.0.1:9092' }).KAFKA_BROKERS).toBe('127.0.0.1:9092');
+  });
+
+  it('documents every variable it reads', () => {
+    expect(Object.keys(configVariables).sort()).toEqual(Object.keys(configShape).sort());
+  });
+
+  it('reports every wrong variable at once', () => {
+    try {
+      loadConfig({ PORT: '-1', LOG_LEVEL: 'loud' });
+      throw new Error('expected a ConfigError');
+    } catch (e) {
+      expect((e as ConfigError).variables.map((v) => v.variable).sort()).toEqual(['LOG_LEVEL', 'PORT']);
+    }
+  });
+});

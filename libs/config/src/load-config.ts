@@ -1,0 +1,65 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '@lomo/contracts';
+import { configShape, configVariables, type ConfigKey } from './config.schema';
+
+/** Read by scripts/infra only, not by the apps. */
+const scriptOnly = new Set(['LOMO_CACHE_DIR']);
+
+type Raw = z.infer<z.ZodObject<typeof configShape>>;
+
+export type LomoConfig = Omit<Raw, 'LOMO_SQLITE_PATH' | 'LOMO_BUS_PATH' | 'LOMO_BLOB_DIR'> & {
+  LOMO_SQLITE_PATH: string;
+  LOMO_BUS_PATH: string;
+  LOMO_BLOB_DIR: string;
+};
+
+/**
+ * Reads and validates the environment once, at start. A wrong value stops the start with a
+ * message naming the variable; unknown LOMO_* variables are refused too (typos fail fast).
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): LomoConfig {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(configShape) as ConfigKey[]) {
+    const value = env[key];
+    const fallback = configVariables[key].default;
+    if (value !== undefined && value !== '') input[key] = value;
+    else if (fallback !== undefined && !fallback.includes('$')) input[key] = fallback;
+  }
+  const problems: { variable: string; message: string }[] = [];
+  const unknown = Object.keys(env).filter((k) => k.startsWith('LOMO_') && !(k in configShape) && !scriptOnly.has(k));
+  for (const variable of unknown) problems.push({ variable, message: 'unknown variable (typo?)' });
+
+  const parsed = z.object(configShape).safeParse(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0]);
+      problems.push({ variable, message: `${issue.message} (got ${JSON.stringify(input[variable])})` });
+    }
+  }
+  if (parsed.success) {
+    const c = parsed.data;
+    if (c.LOMO_BUS === 'kafka' && !c.KAFKA_BROKERS) problems.push({ variable: 'KAFKA_BROKERS', message: 'required when LOMO_BUS=kafka' });
+    if (c.LOMO_EVENTSTORE === 'eventstoredb' && !c.EVENTSTORE_URL) {
+      problems.push({ variable: 'EVENTSTORE_URL', message: 'required when LOMO_EVENTSTORE=eventstoredb' });
+    }
+    if (c.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > c.KAFKA_SESSION_TIMEOUT_MS) {
+      problems.push({ variable: 'KAFKA_HEARTBEAT_INTERVAL_MS', message: 'must be at most a third of KAFKA_SESSION_TIMEOUT_MS' });
+    }
+  }
+  if (problems.length > 0 || !parsed.success) {
+    throw new ConfigError(
+      `Invalid configuration: ${problems.map((p) => `${p.variable}: ${p.message}`).join('; ')}`,
+      problems,
+    );
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.LOMO_DATA_DIR);
+  return {
+    ...c,
+    LOMO_DATA_DIR: dataDir,
+    LOMO_SQLITE_PATH: c.LOMO_SQLITE_PATH ?? path.join(dataDir, 'events.sqlite'),
+    LOMO_BUS_PATH: c.LOMO_BUS_PATH ?? path.join(dataDir, 'bus.sqlite'),
+    LOMO_BLOB_DIR: c.LOMO_BLOB_DIR ?? path.join(dataDir, 'blobs'),
+  };
+}

@@ -1,0 +1,3 @@
+export * from './trace-context';
+export * from './logger';
+export * from './metrics';
