@@ -6,13 +6,32 @@ const infrastructure = [
   { group: ['@nestjs/*', '@nestjs/**'], message: 'libs/domain and libs/contracts must not depend on NestJS.' },
   { group: ['kafkajs', 'kafkajs/*'], message: 'libs/domain and libs/contracts must not depend on kafkajs.' },
   { group: ['mongodb', 'mongodb/*'], message: 'libs/domain and libs/contracts must not depend on mongodb.' },
-  { group: ['better-sqlite3', 'better-sqlite3/*'], message: 'libs/domain and libs/contracts must not depend on better-sqlite3.' },
-  { group: ['@eventstore/*', '@kurrent/*'], message: 'libs/domain and libs/contracts must not depend on the EventStoreDB client.' },
-  { group: ['@lomo/eventstore', '@lomo/bus', '@lomo/read-models', '@lomo/blobs'], message: 'The domain talks to ports only through its callers.' },
+  {
+    group: ['better-sqlite3', 'better-sqlite3/*'],
+    message: 'libs/domain and libs/contracts must not depend on better-sqlite3.',
+  },
+  {
+    group: ['@eventstore/*', '@kurrent/*'],
+    message: 'libs/domain and libs/contracts must not depend on the EventStoreDB client.',
+  },
+  {
+    group: ['@lomo/eventstore', '@lomo/bus', '@lomo/read-models', '@lomo/blobs'],
+    message: 'The domain talks to ports only through its callers.',
+  },
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'schemas/**', '.cache/**', 'scripts/*.cjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'schemas/**',
+      '.cache/**',
+      'scripts/*.cjs',
+      'jest.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

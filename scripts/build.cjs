@@ -17,7 +17,11 @@ function compileDir(srcDir, outDir) {
     const from = path.join(srcDir, entry.name);
     if (entry.isDirectory()) {
       count += compileDir(from, path.join(outDir, entry.name));
-    } else if (entry.name.endsWith('.ts') && !/\.(spec|test|int-spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+    } else if (
+      entry.name.endsWith('.ts') &&
+      !/\.(spec|test|int-spec)\.ts$/.test(entry.name) &&
+      !entry.name.endsWith('.d.ts')
+    ) {
       const { code } = transformFileSync(from, swcOptions(from));
       fs.mkdirSync(outDir, { recursive: true });
       fs.writeFileSync(path.join(outDir, entry.name.replace(/\.ts$/, '.js')), code);

@@ -8,7 +8,9 @@ const check = process.argv.includes('--check');
 const documents = renderEventSchemaDocuments();
 const existing = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 const stale = [
-  ...[...documents].filter(([name, text]) => !existing.includes(name) || fs.readFileSync(path.join(dir, name), 'utf8') !== text).map(([n]) => n),
+  ...[...documents]
+    .filter(([name, text]) => !existing.includes(name) || fs.readFileSync(path.join(dir, name), 'utf8') !== text)
+    .map(([n]) => n),
   ...existing.filter((name) => !documents.has(name)),
 ];
 

@@ -15,7 +15,11 @@ describe('FilesystemBlobStore', () => {
 
   it('addresses content by its sha256 and returns it byte for byte', async () => {
     const ref = await store.put('{"messages":[]}', 'application/json');
-    expect(ref).toEqual({ hash: createHash('sha256').update('{"messages":[]}').digest('hex'), bytes: 15, contentType: 'application/json' });
+    expect(ref).toEqual({
+      hash: createHash('sha256').update('{"messages":[]}').digest('hex'),
+      bytes: 15,
+      contentType: 'application/json',
+    });
     expect((await store.get(ref.hash))?.toString()).toBe('{"messages":[]}');
   });
 

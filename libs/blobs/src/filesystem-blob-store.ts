@@ -56,7 +56,10 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   private fileOf(hash: string): string {
-    if (!hashPattern.test(hash)) throw new ValidationError('blob hash must be 64 hex characters', [{ path: 'hash', message: 'not a sha256 hex digest' }]);
+    if (!hashPattern.test(hash))
+      throw new ValidationError('blob hash must be 64 hex characters', [
+        { path: 'hash', message: 'not a sha256 hex digest' },
+      ]);
     return path.join(this.root, hash.slice(0, 2), hash.slice(2, 4), hash);
   }
 }

@@ -46,15 +46,24 @@ export const configShape = {
 export type ConfigKey = keyof typeof configShape;
 
 export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = {
-  LOMO_MODE: { default: 'embedded', meaning: '`embedded`: every app in one process on SQLite; `distributed`: one process per app' },
+  LOMO_MODE: {
+    default: 'embedded',
+    meaning: '`embedded`: every app in one process on SQLite; `distributed`: one process per app',
+  },
   NODE_ENV: { default: 'development', meaning: '`production` hides error details and turns dev conveniences off' },
   PORT: { default: '3000', meaning: 'HTTP port of `/health`, `/metrics` (and the API when it arrives)' },
   HOST: { default: '127.0.0.1', meaning: 'Address the HTTP server binds to' },
   LOG_LEVEL: { default: 'info', meaning: 'Minimum level of the JSON logs on stdout' },
   LOMO_DATA_DIR: { default: '.data', meaning: 'Directory for embedded-mode files (event store, bus log, blobs)' },
-  LOMO_EVENTSTORE: { default: 'sqlite', meaning: 'Source of truth: `sqlite` (embedded, or a file shared by processes) or `eventstoredb`' },
+  LOMO_EVENTSTORE: {
+    default: 'sqlite',
+    meaning: 'Source of truth: `sqlite` (embedded, or a file shared by processes) or `eventstoredb`',
+  },
   LOMO_SQLITE_PATH: { default: '$LOMO_DATA_DIR/events.sqlite', meaning: 'SQLite event-store file' },
-  LOMO_SQLITE_SYNCHRONOUS: { default: 'FULL', meaning: 'SQLite `synchronous` pragma of the event store (WAL mode); FULL survives power loss' },
+  LOMO_SQLITE_SYNCHRONOUS: {
+    default: 'FULL',
+    meaning: 'SQLite `synchronous` pragma of the event store (WAL mode); FULL survives power loss',
+  },
   LOMO_BUS: { default: 'in-process', meaning: 'Bus adapter: `in-process` (durable SQLite log) or `kafka`' },
   LOMO_BUS_PATH: { default: '$LOMO_DATA_DIR/bus.sqlite', meaning: 'SQLite file of the in-process bus log' },
   LOMO_BUS_PARTITIONS: { default: '8', meaning: 'Partitions per topic (keys are hashed onto them)' },
@@ -64,8 +73,14 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   KAFKA_BROKERS: { meaning: 'Comma-separated `host:port` list', requiredIn: [] },
   KAFKA_CLIENT_ID: { default: 'lomo', meaning: 'Kafka client id prefix' },
   KAFKA_REPLICATION_FACTOR: { default: '1', meaning: 'Replication factor of topics the app creates' },
-  KAFKA_SESSION_TIMEOUT_MS: { default: '30000', meaning: 'Consumer session timeout (generous: a 2-core machine stalls under load)' },
-  KAFKA_HEARTBEAT_INTERVAL_MS: { default: '3000', meaning: 'Consumer heartbeat interval (a tenth of the session timeout)' },
+  KAFKA_SESSION_TIMEOUT_MS: {
+    default: '30000',
+    meaning: 'Consumer session timeout (generous: a 2-core machine stalls under load)',
+  },
+  KAFKA_HEARTBEAT_INTERVAL_MS: {
+    default: '3000',
+    meaning: 'Consumer heartbeat interval (a tenth of the session timeout)',
+  },
   EVENTSTORE_URL: { meaning: 'EventStoreDB connection string (`esdb://...`), when LOMO_EVENTSTORE=eventstoredb' },
   SHUTDOWN_TIMEOUT_MS: { default: '15000', meaning: 'How long SIGTERM waits for in-flight work before exiting' },
 };

@@ -5,7 +5,12 @@ import { configShape, configVariables } from './config.schema';
 describe('loadConfig', () => {
   it('gives embedded defaults on an empty environment', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ LOMO_MODE: 'embedded', PORT: 3000, LOMO_BUS: 'in-process', LOMO_SQLITE_SYNCHRONOUS: 'FULL' });
+    expect(c).toMatchObject({
+      LOMO_MODE: 'embedded',
+      PORT: 3000,
+      LOMO_BUS: 'in-process',
+      LOMO_SQLITE_SYNCHRONOUS: 'FULL',
+    });
     expect(c.LOMO_SQLITE_PATH).toMatch(/\.data\/events\.sqlite$/);
   });
 

@@ -39,12 +39,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.success) {
     const c = parsed.data;
-    if (c.LOMO_BUS === 'kafka' && !c.KAFKA_BROKERS) problems.push({ variable: 'KAFKA_BROKERS', message: 'required when LOMO_BUS=kafka' });
+    if (c.LOMO_BUS === 'kafka' && !c.KAFKA_BROKERS)
+      problems.push({ variable: 'KAFKA_BROKERS', message: 'required when LOMO_BUS=kafka' });
     if (c.LOMO_EVENTSTORE === 'eventstoredb' && !c.EVENTSTORE_URL) {
       problems.push({ variable: 'EVENTSTORE_URL', message: 'required when LOMO_EVENTSTORE=eventstoredb' });
     }
     if (c.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > c.KAFKA_SESSION_TIMEOUT_MS) {
-      problems.push({ variable: 'KAFKA_HEARTBEAT_INTERVAL_MS', message: 'must be at most a third of KAFKA_SESSION_TIMEOUT_MS' });
+      problems.push({
+        variable: 'KAFKA_HEARTBEAT_INTERVAL_MS',
+        message: 'must be at most a third of KAFKA_SESSION_TIMEOUT_MS',
+      });
     }
   }
   if (problems.length > 0 || !parsed.success) {

@@ -1,4 +1,10 @@
-import { InvalidEventError, UnknownEventTypeError, ValidationError, WrongStreamCategoryError, zodIssues } from './errors';
+import {
+  InvalidEventError,
+  UnknownEventTypeError,
+  ValidationError,
+  WrongStreamCategoryError,
+  zodIssues,
+} from './errors';
 import { writeMetadataSchema, type EventEnvelope, type EventMetadata, type NewEvent } from './envelope';
 import { uuid } from './ids';
 import { eventRegistry } from './registry';
@@ -17,7 +23,11 @@ export function validateNewEvent(streamId: string, event: NewEvent): { version: 
     throw new ValidationError(`eventId of ${event.type} is not a UUID`, [{ path: 'eventId', message: 'Invalid UUID' }]);
   }
   const meta = writeMetadataSchema.safeParse(event.metadata);
-  if (!meta.success) throw new InvalidEventError(event.type, zodIssues(meta.error).map((i) => ({ ...i, path: `metadata.${i.path}` })));
+  if (!meta.success)
+    throw new InvalidEventError(
+      event.type,
+      zodIssues(meta.error).map((i) => ({ ...i, path: `metadata.${i.path}` })),
+    );
   const data = definition.schema.safeParse(event.data);
   if (!data.success) throw new InvalidEventError(event.type, zodIssues(data.error));
   return { version: definition.version };

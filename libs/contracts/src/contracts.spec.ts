@@ -7,7 +7,12 @@ import { sampleIds } from './samples/event-samples';
 
 const streamFor = (category: string) =>
   category === 'main' ? 'main-ws1.u1' : category === 'task' ? `task-${sampleIds.taskId}` : `turn-${sampleIds.turnId}`;
-const metadata = { correlationId: 'corr-1', causationId: null, workspaceId: 'ws1', actor: { kind: 'user', userId: 'u1' } } as const;
+const metadata = {
+  correlationId: 'corr-1',
+  causationId: null,
+  workspaceId: 'ws1',
+  actor: { kind: 'user', userId: 'u1' },
+} as const;
 
 describe('event contracts', () => {
   const definitions = eventRegistry.all();
@@ -39,13 +44,17 @@ describe('event contracts', () => {
     const event = { eventId: sampleIds.messageId, type: 'TurnStarted', data: eventSamples.TurnStarted.valid, metadata };
     expect(validateNewEvent(streamFor('turn'), event)).toEqual({ version: 1 });
     expect(() => validateNewEvent(streamFor('task'), event)).toThrow(WrongStreamCategoryError);
-    expect(() => validateNewEvent(streamFor('turn'), { ...event, type: 'TurnExploded' })).toThrow(UnknownEventTypeError);
+    expect(() => validateNewEvent(streamFor('turn'), { ...event, type: 'TurnExploded' })).toThrow(
+      UnknownEventTypeError,
+    );
     expect(() => validateNewEvent(streamFor('turn'), { ...event, data: eventSamples.TurnStarted.invalid[0] })).toThrow(
       InvalidEventError,
     );
     expect(() =>
       validateNewEvent(streamFor('turn'), { ...event, metadata: { ...metadata, workspaceId: 'Not A Slug' } }),
-    ).toThrow(expect.objectContaining({ code: 'INVALID_EVENT', message: expect.stringContaining('metadata.workspaceId') }));
+    ).toThrow(
+      expect.objectContaining({ code: 'INVALID_EVENT', message: expect.stringContaining('metadata.workspaceId') }),
+    );
   });
 
   it('maps every type to exactly one stream category and a current version', () => {

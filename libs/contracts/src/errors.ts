@@ -40,10 +40,13 @@ export class InvalidEventError extends LomoError {
     readonly eventType: string,
     readonly issues: ReadonlyArray<{ path: string; message: string }>,
   ) {
-    super(`Event ${eventType} does not match its contract: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
-      eventType,
-      issues,
-    });
+    super(
+      `Event ${eventType} does not match its contract: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      {
+        eventType,
+        issues,
+      },
+    );
   }
 }
 

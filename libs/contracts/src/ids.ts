@@ -18,7 +18,10 @@ export const checkpointId = uuid;
 /** Tool-call ids are `{turnId}:{step}:{index}` so a retry or a takeover lands on the same id. */
 export const callId = z
   .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:[1-9][0-9]*:[0-9]+$/, 'callId must be {turnId}:{step}:{index}');
+  .regex(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:[1-9][0-9]*:[0-9]+$/,
+    'callId must be {turnId}:{step}:{index}',
+  );
 
 export const makeCallId = (turn: string, step: number, index: number) => `${turn}:${step}:${index}`;
 
@@ -28,7 +31,9 @@ export const isoDateTime = z.iso.datetime({ offset: true });
 /** BCP 47 language tag, e.g. "en", "zh-Hans", "pt-BR". */
 export const languageTag = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'BCP 47 language tag');
 export const toolName = z.string().regex(/^[a-z][a-z0-9_.]{0,63}$/, 'tool names are lowercase, dotted or snake_case');
-export const artifactRef = z.string().regex(/^artifact:[0-9a-f-]{36}(@[0-9]+)?(#[A-Za-z0-9_-]{1,64})?$/, 'artifact:<uuid>[@version][#node]');
+export const artifactRef = z
+  .string()
+  .regex(/^artifact:[0-9a-f-]{36}(@[0-9]+)?(#[A-Za-z0-9_-]{1,64})?$/, 'artifact:<uuid>[@version][#node]');
 
 /**
  * Name-based UUID (v5 layout over SHA-1): the same inputs always give the same id, which is how

@@ -43,7 +43,12 @@ export const eventDefinitions = [
     upcasters: { 1: (d) => ({ ...d, channel: 'ui' }) },
   }),
   def('main', 'RoutingDecided', main.RoutingDecided, 'The router decided where a message belongs.'),
-  def('main', 'ClarificationRequested', main.ClarificationRequested, 'The router asked the person which work a message belongs to.'),
+  def(
+    'main',
+    'ClarificationRequested',
+    main.ClarificationRequested,
+    'The router asked the person which work a message belongs to.',
+  ),
   def('main', 'MainReplied', main.MainReplied, 'Main answered a message directly.'),
   def('main', 'TaskCardShown', main.TaskCardShown, 'A card for a task was shown in the main line.'),
   // task-{taskId}
@@ -84,19 +89,30 @@ export const eventDefinitions = [
     // v1 ("TurnLeaseExtended") carried the new expiry as "expiresAt".
     upcasters: { 1: ({ expiresAt, ...rest }) => ({ ...rest, leaseUntil: expiresAt }) },
   }),
-  def('turn', 'ModelStepCommitted', turn.ModelStepCommitted, 'A model step was committed (reply, tool-call intents, consumed items).', {
-    version: 2,
-    // v1 stored usage with the OpenAI names.
-    upcasters: {
-      1: ({ usage, ...rest }) => {
-        const u = (usage ?? {}) as { promptTokens?: number; completionTokens?: number };
-        return { ...rest, usage: { inputTokens: u.promptTokens ?? 0, outputTokens: u.completionTokens ?? 0 } };
+  def(
+    'turn',
+    'ModelStepCommitted',
+    turn.ModelStepCommitted,
+    'A model step was committed (reply, tool-call intents, consumed items).',
+    {
+      version: 2,
+      // v1 stored usage with the OpenAI names.
+      upcasters: {
+        1: ({ usage, ...rest }) => {
+          const u = (usage ?? {}) as { promptTokens?: number; completionTokens?: number };
+          return { ...rest, usage: { inputTokens: u.promptTokens ?? 0, outputTokens: u.completionTokens ?? 0 } };
+        },
       },
     },
-  }),
+  ),
   def('turn', 'ToolCallStarted', turn.ToolCallStarted, 'A tool call began (its idempotency key is the call id).'),
   def('turn', 'ToolCallCompleted', turn.ToolCallCompleted, 'A tool call finished with a result or an error.'),
-  def('turn', 'ToolCallOutcomeUnknown', turn.ToolCallOutcomeUnknown, 'A non-idempotent call started but its result was lost.'),
+  def(
+    'turn',
+    'ToolCallOutcomeUnknown',
+    turn.ToolCallOutcomeUnknown,
+    'A non-idempotent call started but its result was lost.',
+  ),
   def('turn', 'TurnWaiting', turn.TurnWaiting, 'The turn waits on jobs, async calls or a checkpoint.'),
   def('turn', 'TurnResumed', turn.TurnResumed, 'A waiting turn was resumed.'),
   def('turn', 'TurnCompleted', turn.TurnCompleted, 'The turn completed.'),

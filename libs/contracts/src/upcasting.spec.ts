@@ -34,7 +34,13 @@ describe('upcasting on read, one test per kind of change', () => {
   it('renamed field: a v1 TaskCreated "origin" becomes "originMessageId"', () => {
     const v1 = { taskId: sampleIds.taskId, kind: 'persistent', goal: 'g', language: 'en', origin: sampleIds.messageId };
     const read = upcast(stored('TaskCreated', 1, v1));
-    expect(read.data).toEqual({ taskId: sampleIds.taskId, kind: 'persistent', goal: 'g', language: 'en', originMessageId: sampleIds.messageId });
+    expect(read.data).toEqual({
+      taskId: sampleIds.taskId,
+      kind: 'persistent',
+      goal: 'g',
+      language: 'en',
+      originMessageId: sampleIds.messageId,
+    });
     assertCurrent('TaskCreated', read.data);
   });
 

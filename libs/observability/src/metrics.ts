@@ -7,15 +7,22 @@ export class Metrics {
   readonly registry = new Registry();
 
   constructor(options: { defaultMetrics?: boolean; prefix?: string } = {}) {
-    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: options.prefix ?? 'lomo_' });
+    if (options.defaultMetrics ?? true)
+      collectDefaultMetrics({ register: this.registry, prefix: options.prefix ?? 'lomo_' });
   }
 
   counter(name: string, help: string, labelNames: string[] = []): Counter<string> {
-    return (this.registry.getSingleMetric(name) as Counter<string>) ?? new Counter({ name, help, labelNames, registers: [this.registry] });
+    return (
+      (this.registry.getSingleMetric(name) as Counter<string>) ??
+      new Counter({ name, help, labelNames, registers: [this.registry] })
+    );
   }
 
   gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
-    return (this.registry.getSingleMetric(name) as Gauge<string>) ?? new Gauge({ name, help, labelNames, registers: [this.registry] });
+    return (
+      (this.registry.getSingleMetric(name) as Gauge<string>) ??
+      new Gauge({ name, help, labelNames, registers: [this.registry] })
+    );
   }
 
   histogram(name: string, help: string, labelNames: string[] = [], buckets?: number[]): Histogram<string> {

@@ -4,19 +4,21 @@ import { artifactRef, languageTag, messageId, taskId, userId } from '../ids';
 
 export const MAX_MESSAGE_TEXT = 20_000;
 
-export const UserMessageReceived = z
-  .strictObject({
-    messageId,
-    userId,
-    text: nonBlank(MAX_MESSAGE_TEXT),
-    language: languageTag,
-    channel: z.enum(['ui', 'api', 'card']),
-    target: z
-      .strictObject({ taskId: taskId.optional(), artifactRef: artifactRef.optional() })
-      .refine((t) => t.taskId !== undefined || t.artifactRef !== undefined, 'a target names a task or an artefact')
-      .optional(),
-    clientMessageId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/).optional(),
-  });
+export const UserMessageReceived = z.strictObject({
+  messageId,
+  userId,
+  text: nonBlank(MAX_MESSAGE_TEXT),
+  language: languageTag,
+  channel: z.enum(['ui', 'api', 'card']),
+  target: z
+    .strictObject({ taskId: taskId.optional(), artifactRef: artifactRef.optional() })
+    .refine((t) => t.taskId !== undefined || t.artifactRef !== undefined, 'a target names a task or an artefact')
+    .optional(),
+  clientMessageId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,128}$/)
+    .optional(),
+});
 
 const routingCandidate = z.strictObject({
   taskId,
@@ -43,9 +45,7 @@ export const RoutingDecided = z
 export const ClarificationRequested = z.strictObject({
   messageId,
   question: z.string().min(1).max(4000),
-  options: z
-    .array(z.strictObject({ label: z.string().min(1).max(200), taskId: taskId.optional() }))
-    .max(10),
+  options: z.array(z.strictObject({ label: z.string().min(1).max(200), taskId: taskId.optional() })).max(10),
 });
 
 export const MainReplied = z.strictObject({

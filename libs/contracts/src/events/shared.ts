@@ -19,8 +19,4 @@ export const blobRef = z.strictObject({
 export const wakeReason = z.enum(['message', 'approval', 'job_completed', 'resume', 'watchdog']);
 
 /** Text that is not empty or only whitespace (validated, never rewritten). */
-export const nonBlank = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .regex(/\S/, 'must not be blank');
+export const nonBlank = (max: number) => z.string().max(max).regex(/\S/, 'must not be blank');

@@ -69,7 +69,10 @@ export const TurnWaiting = z.strictObject({
 
 export const TurnResumed = z.strictObject({ reason: wakeReason });
 
-export const TurnCompleted = z.strictObject({ steps: z.number().int().min(0), summary: z.string().max(20_000).optional() });
+export const TurnCompleted = z.strictObject({
+  steps: z.number().int().min(0),
+  summary: z.string().max(20_000).optional(),
+});
 
 export const TurnFailed = z.strictObject({ error: typedError });
 

@@ -16,7 +16,14 @@ export const sampleIds = { taskId: T, turnId: TURN, messageId: MSG, checkpointId
 
 export const eventSamples: Record<EventType, { valid: Record<string, unknown>; invalid: Record<string, unknown>[] }> = {
   UserMessageReceived: {
-    valid: { messageId: MSG, userId: 'u1', text: 'Make a poster', language: 'en', channel: 'ui', clientMessageId: 'c-1' },
+    valid: {
+      messageId: MSG,
+      userId: 'u1',
+      text: 'Make a poster',
+      language: 'en',
+      channel: 'ui',
+      clientMessageId: 'c-1',
+    },
     invalid: [
       { messageId: MSG, userId: 'u1', text: '   ', language: 'en', channel: 'ui' },
       { messageId: MSG, userId: 'u1', text: 'hi', language: 'en', channel: 'fax' },
@@ -55,7 +62,12 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     invalid: [{ version: 0, brief: 'A4 poster', by: { kind: 'agent' } }],
   },
   ChecklistPlanned: {
-    valid: { items: [{ itemId: 'draft', title: 'Draft', dependsOn: [] }, { itemId: 'print', title: 'Print', dependsOn: ['draft'] }] },
+    valid: {
+      items: [
+        { itemId: 'draft', title: 'Draft', dependsOn: [] },
+        { itemId: 'print', title: 'Print', dependsOn: ['draft'] },
+      ],
+    },
     invalid: [{ items: [] }],
   },
   ChecklistItemChanged: {
@@ -73,7 +85,10 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
   },
   InboxItemsClaimed: {
     valid: { turnId: TURN, step: 1, itemIds: [MSG] },
-    invalid: [{ turnId: TURN, step: 0, itemIds: [MSG] }, { turnId: TURN, step: 1, itemIds: [] }],
+    invalid: [
+      { turnId: TURN, step: 0, itemIds: [MSG] },
+      { turnId: TURN, step: 1, itemIds: [] },
+    ],
   },
   InboxItemsReleased: {
     valid: { turnId: TURN, step: 1, itemIds: [MSG], reason: 'turn_cancelled' },
@@ -106,7 +121,10 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     valid: { artifactId: MSG2, version: 3, by: { kind: 'user', userId: 'u1' } },
     invalid: [{ artifactId: MSG2, version: 0, by: { kind: 'agent' } }],
   },
-  TurnStarted: { valid: { turnId: TURN, taskId: T, reason: 'message' }, invalid: [{ turnId: TURN, reason: 'message' }] },
+  TurnStarted: {
+    valid: { turnId: TURN, taskId: T, reason: 'message' },
+    invalid: [{ turnId: TURN, reason: 'message' }],
+  },
   TurnLeased: {
     valid: { workerId: 'executor-1', generation: 1, leaseUntil: '2026-11-30T10:00:30.000Z' },
     invalid: [{ workerId: 'executor-1', generation: 0, leaseUntil: '2026-11-30T10:00:30.000Z' }],
