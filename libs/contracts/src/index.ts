@@ -10,3 +10,4 @@ export * as turnEvents from './events/turn';
 export { jsonValue, typedError, blobRef, wakeReason } from './events/shared';
 export { eventSamples, sampleIds } from './samples/event-samples';
 export { renderEventSchemaDocuments } from './schema-documents';
+export * from './clock';
