@@ -1,6 +1,7 @@
-// Compiles apps/<app>/src -> dist/apps/<app> and libs/<lib>/src -> dist/libs/<lib> with SWC
-// (fast; type checking is `npm run typecheck`), and writes dist/node_modules/@lomo/<lib>
-// shims so `node dist/apps/<app>/main.js` resolves the path aliases without a loader.
+// Compiles apps/ and libs/ into dist/ with SWC, keeping the source tree (so relative imports
+// between apps stay valid; type checking is `npm run typecheck`). Writes dist/apps/<app>/main.js
+// entry points and dist/node_modules/@lomo/<lib> shims so `node dist/apps/<app>/main.js`
+// resolves the path aliases without a loader.
 const fs = require('node:fs');
 const path = require('node:path');
 const { transformFileSync } = require('@swc/core');
@@ -36,12 +37,15 @@ function compileDir(srcDir, outDir) {
 
 let files = 0;
 for (const app of fs.readdirSync(path.join(root, 'apps'))) {
-  files += compileDir(path.join(root, 'apps', app, 'src'), path.join(dist, 'apps', app));
+  files += compileDir(path.join(root, 'apps', app, 'src'), path.join(dist, 'apps', app, 'src'));
+  if (fs.existsSync(path.join(root, 'apps', app, 'src', 'main.ts'))) {
+    fs.writeFileSync(path.join(dist, 'apps', app, 'main.js'), "require('./src/main.js');\n");
+  }
 }
 for (const lib of libNames()) {
-  files += compileDir(path.join(root, 'libs', lib, 'src'), path.join(dist, 'libs', lib));
+  files += compileDir(path.join(root, 'libs', lib, 'src'), path.join(dist, 'libs', lib, 'src'));
   const shimDir = path.join(dist, 'node_modules', '@lomo', lib);
   fs.mkdirSync(shimDir, { recursive: true });
-  fs.writeFileSync(path.join(shimDir, 'index.js'), `module.exports = require('../../../libs/${lib}/index.js');\n`);
+  fs.writeFileSync(path.join(shimDir, 'index.js'), `module.exports = require('../../../libs/${lib}/src/index.js');\n`);
 }
 console.log(JSON.stringify({ msg: 'build finished', files, out: 'dist' }));

@@ -1,0 +1,3 @@
+export * from './fake-clock';
+export * from './memory-log';
+export * from './given-when-then';
