@@ -29,7 +29,8 @@ export function createLogger(options: { level?: string; name?: string; destinati
         return t ? { correlationId: t.correlationId, causationId: t.causationId } : {};
       },
     },
-    options.destination,
+    // Synchronous stdout: a line written just before a crash or a signal-triggered exit is kept.
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
   );
   return wrap(base);
 }

@@ -18,10 +18,28 @@ export class Metrics {
     );
   }
 
-  gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
+  /** With `collect`, the value is read at scrape time (no timer keeps it fresh). */
+  gauge(
+    name: string,
+    help: string,
+    labelNames: string[] = [],
+    collect?: (gauge: Gauge<string>) => void,
+  ): Gauge<string> {
     return (
       (this.registry.getSingleMetric(name) as Gauge<string>) ??
-      new Gauge({ name, help, labelNames, registers: [this.registry] })
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        ...(collect
+          ? {
+              collect(this: Gauge<string>) {
+                collect(this);
+              },
+            }
+          : {}),
+      })
     );
   }
 

@@ -1,0 +1,5 @@
+export * from './platform.module';
+export * from './health-check';
+export * from './trace-context.middleware';
+export { RELAY } from './create-relay';
+export * from './message-trace-context';

@@ -1,0 +1,49 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { EVENT_BUS, type EventBus, type EventRelay } from '@lomo/bus';
+import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
+import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
+import type { HealthCheck } from './health-check';
+import { RELAY } from './create-relay';
+
+/**
+ * Owns start and shutdown order: the relay starts after the store and bus are open, and on
+ * SIGTERM it stops first (finishing its batch and saving its checkpoint), then the bus closes
+ * its consumers (committing what they finished), then the store.
+ */
+@Injectable()
+export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(RELAY) private readonly relay: EventRelay,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(METRICS) private readonly metrics: Metrics,
+  ) {}
+
+  static healthChecks(store: EventStore, relay: EventRelay): HealthCheck[] {
+    return [
+      { name: 'eventStore', check: async () => ({ headPosition: (await store.headPosition()) ?? null }) },
+      { name: 'relay', check: async () => ({ ...relay.stats }) },
+    ];
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.relay.ensureTopics();
+    this.relay.start();
+    this.metrics.gauge('lomo_relay_published_events', 'Events this relay instance has published to the bus', [], (g) =>
+      g.set(this.relay.stats.events),
+    );
+    this.metrics.gauge('lomo_relay_failed_rounds', 'Relay rounds that failed and were retried', [], (g) =>
+      g.set(this.relay.stats.failures),
+    );
+    this.logger.info({ component: 'platform' }, 'relay started');
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.logger.info({ component: 'platform' }, 'shutting down');
+    await this.relay.stop();
+    await this.bus.close();
+    await this.store.close();
+    this.logger.info({ component: 'platform', relay: this.relay.stats }, 'shut down cleanly');
+  }
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { BLOB_STORE, FilesystemBlobStore } from '@lomo/blobs';
+import { EVENT_BUS } from '@lomo/bus';
+import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
+import { CLOCK, ID_GENERATOR, systemClock } from '@lomo/contracts';
+import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
+import { createLogger, LOGGER, METRICS, Metrics, type Logger } from '@lomo/observability';
+import { HealthController } from './health.controller';
+import { HEALTH_CHECKS } from './health-check';
+import { createBus } from './create-bus';
+import { PlatformLifecycle } from './platform-lifecycle';
+import { RELAY, createRelay } from './create-relay';
+
+export interface PlatformOptions {
+  /** Tests pass their own logger to read the lines. */
+  logger?: Logger;
+}
+
+/**
+ * The infrastructure every app stands on, chosen by configuration: event store, bus, relay,
+ * blobs, logs, metrics, clock and ids, with /health and /metrics.
+ */
+@Module({})
+export class PlatformModule {
+  static forRoot(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
+    mkdirSync(config.LOMO_DATA_DIR, { recursive: true });
+    const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+    const providers = [
+      { provide: LOMO_CONFIG, useValue: config },
+      { provide: LOGGER, useValue: logger },
+      { provide: METRICS, useValue: new Metrics() },
+      { provide: CLOCK, useValue: systemClock },
+      { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
+      {
+        provide: EVENT_STORE,
+        useFactory: () =>
+          new SqliteEventStore({ filename: config.LOMO_SQLITE_PATH, synchronous: config.LOMO_SQLITE_SYNCHRONOUS }),
+      },
+      { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
+      { provide: BLOB_STORE, useFactory: () => new FilesystemBlobStore(config.LOMO_BLOB_DIR) },
+      { provide: RELAY, useFactory: createRelay, inject: [LOMO_CONFIG, EVENT_STORE, EVENT_BUS, LOGGER, METRICS] },
+      { provide: HEALTH_CHECKS, useFactory: PlatformLifecycle.healthChecks, inject: [EVENT_STORE, RELAY] },
+      PlatformLifecycle,
+    ];
+    return {
+      module: PlatformModule,
+      global: true,
+      controllers: [HealthController],
+      providers,
+      exports: [LOMO_CONFIG, LOGGER, METRICS, CLOCK, ID_GENERATOR, EVENT_STORE, EVENT_BUS, BLOB_STORE, RELAY],
+    };
+  }
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
+import { EVENT_BUS, RelayHeaders, waitFor, type EventBus, type ReceivedMessage } from '@lomo/bus';
+import { loadConfig } from '@lomo/config';
+import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
+import { createLogger, LOGGER, type Logger } from '@lomo/observability';
+import { withMessageTraceContext } from '@lomo/platform';
+import { MemoryLogDestination } from '@lomo/testing';
+import {
+  ReceiveUserMessage,
+  type ReceiveUserMessageResult,
+} from '../../../apps/api/src/messages/receive-user-message.command';
+import { StandaloneModule } from '../../../apps/standalone/src/standalone.module';
+
+describe('correlation id: from a command to its events, the relayed messages and the log lines', () => {
+  let dir: string;
+  let app: INestApplicationContext;
+  const logs = new MemoryLogDestination();
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lomo-corr-'));
+    const config = loadConfig({ LOMO_DATA_DIR: dir, LOG_LEVEL: 'debug', NODE_ENV: 'test' });
+    app = await NestFactory.createApplicationContext(
+      StandaloneModule.register(config, { logger: createLogger({ level: 'debug', destination: logs }) }),
+      { logger: false },
+    );
+    await app.init();
+  });
+
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a command’s correlation id reaches every event it causes, the messages relayed from them, and the log lines about them', async () => {
+    const bus = app.get<EventBus>(EVENT_BUS);
+    const store = app.get<EventStore>(EVENT_STORE);
+    const logger = app.get<Logger>(LOGGER);
+    const received: ReceivedMessage[] = [];
+    const consumer = await bus.subscribe({
+      groupId: 'correlation-probe',
+      topics: ['lomo.events.main'],
+      fromBeginning: true,
+      maxAttempts: 1,
+      backoff: { initialDelayMs: 1, maxDelayMs: 1 },
+      // A downstream handler: what it logs must carry the command's correlation id too.
+      handler: withMessageTraceContext(async (message) => {
+        received.push(message);
+        logger.info({ eventId: message.headers[RelayHeaders.eventId] }, 'probe consumed a relayed event');
+      }),
+    });
+
+    const commands = app.get(CommandBus);
+    const first = await commands.execute<ReceiveUserMessage, ReceiveUserMessageResult>(
+      new ReceiveUserMessage(
+        'ws1',
+        'u1',
+        'Make a poster',
+        'en',
+        'ui',
+        { correlationId: 'corr-poster-1', causationId: null },
+        'client-1',
+      ),
+    );
+    const second = await commands.execute<ReceiveUserMessage, ReceiveUserMessageResult>(
+      new ReceiveUserMessage('ws1', 'u1', 'Make it blue', 'en', 'ui', {
+        correlationId: 'corr-poster-2',
+        causationId: null,
+      }),
+    );
+
+    const events = await store.readStream(first.streamId);
+    expect(events.map((e) => [e.metadata.eventId, e.metadata.correlationId])).toEqual([
+      [first.messageId, 'corr-poster-1'],
+      [second.messageId, 'corr-poster-2'],
+    ]);
+
+    await waitFor(() => received.length >= 2, 'both events relayed', 10_000);
+    await consumer.stop();
+    const byEvent = new Map(received.map((m) => [m.headers[RelayHeaders.eventId], m]));
+    expect(byEvent.get(first.messageId)?.headers[RelayHeaders.correlationId]).toBe('corr-poster-1');
+    expect(byEvent.get(second.messageId)?.headers[RelayHeaders.correlationId]).toBe('corr-poster-2');
+    expect((byEvent.get(first.messageId)?.value.metadata as { correlationId: string }).correlationId).toBe(
+      'corr-poster-1',
+    );
+
+    // Log lines about each event: the command handler's and the downstream consumer's.
+    for (const [messageId, correlationId] of [
+      [first.messageId, 'corr-poster-1'],
+      [second.messageId, 'corr-poster-2'],
+    ]) {
+      const lines = logs.lines.filter((l) => l.messageId === messageId || l.eventId === messageId);
+      expect(lines.map((l) => l.msg).sort()).toEqual(['probe consumed a relayed event', 'user message received']);
+      for (const line of lines) expect(line.correlationId).toBe(correlationId);
+    }
+    const consumed = logs.lines.find((l) => l.eventId === first.messageId);
+    expect(consumed?.causationId).toBe(first.messageId);
+  });
+
+  it('a retried command with the same clientMessageId writes nothing new', async () => {
+    const commands = app.get(CommandBus);
+    const retry = await commands.execute<ReceiveUserMessage, ReceiveUserMessageResult>(
+      new ReceiveUserMessage(
+        'ws1',
+        'u1',
+        'Make a poster',
+        'en',
+        'ui',
+        { correlationId: 'corr-poster-1b', causationId: null },
+        'client-1',
+      ),
+    );
+    expect(retry.created).toBe(false);
+    const store = app.get<EventStore>(EVENT_STORE);
+    expect((await store.readStream(retry.streamId)).filter((e) => e.metadata.eventId === retry.messageId)).toHaveLength(
+      1,
+    );
+  });
+});
