@@ -11,3 +11,4 @@ export { jsonValue, typedError, blobRef, wakeReason } from './events/shared';
 export { eventSamples, sampleIds } from './samples/event-samples';
 export { renderEventSchemaDocuments } from './schema-documents';
 export * from './clock';
+export * from './messages/wake-up';

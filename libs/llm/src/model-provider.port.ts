@@ -1,0 +1,59 @@
+export const MODEL_PROVIDER = Symbol('MODEL_PROVIDER');
+
+/** A tool call as the model proposes it; `arguments` is the raw JSON text the model wrote. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: readonly ModelToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** What the model is told about a tool: name, purpose and a JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export interface CompletionRequest {
+  messages: readonly ChatMessage[];
+  tools: readonly ToolSpec[];
+  toolChoice?: ToolChoice;
+  /** Aborting it cancels the call in flight (a stopped task); the provider rejects with MODEL_ABORTED. */
+  signal?: AbortSignal;
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** For logs and scripted fixtures only; never sent to a vendor. */
+  trace?: { taskId?: string; turnId?: string; step?: number };
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
+}
+
+export interface CompletionResult {
+  text: string;
+  toolCalls: ModelToolCall[];
+  usage: TokenUsage;
+  finishReason: 'stop' | 'tool_calls' | 'length' | 'content_filter';
+  model: string;
+}
+
+/**
+ * The one way the runtime talks to a model. Adapters translate vendor errors into ModelError
+ * (stable `code`, `retriable`), retry only retriable ones with the shared backoff helper, and
+ * honour the abort signal.
+ */
+export interface ModelProvider {
+  readonly name: string;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}

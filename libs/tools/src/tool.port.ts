@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import type { Clock } from '@lomo/contracts';
+
+/** Core tools are always offered; the others are offered on demand (DESIGN.md §6). */
+export type ToolDomain = 'core' | 'image' | 'video' | 'audio' | '3d' | 'document' | 'asset' | 'flow';
+
+/** Paid and irreversible calls need a recorded authorization before they run (DESIGN.md §5). */
+export type SideEffectClass = 'read' | 'write' | 'paid' | 'irreversible';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export interface ToolContext {
+  workspaceId: string;
+  taskId: string;
+  turnId: string;
+  step: number;
+  callId: string;
+  /** Equals the call id: the same call, retried or taken over, carries the same key. */
+  idempotencyKey: string;
+  /** Aborted when the task is stopped or the worker loses the turn. */
+  signal: AbortSignal;
+  clock: Clock;
+}
+
+export type ToolResult =
+  | { status: 'ok'; output: JsonValue }
+  | { status: 'error'; error: { code: string; message: string; retriable: boolean } }
+  /** Async tools: the work goes on elsewhere; its completion is appended to the turn stream later. */
+  | { status: 'pending'; note?: string };
+
+export interface ToolDefinition<Input = unknown> {
+  name: string;
+  description: string;
+  domain: ToolDomain;
+  sideEffect: SideEffectClass;
+  /** Safe to run again with the same idempotency key (the effect happens at most once). */
+  idempotent: boolean;
+  /** Async tools return `pending` and complete through the turn stream. */
+  async?: boolean;
+  input: z.ZodType<Input>;
+  run(input: Input, context: ToolContext): Promise<ToolResult>;
+}
+
+export const TOOL_REGISTRY = Symbol('TOOL_REGISTRY');
