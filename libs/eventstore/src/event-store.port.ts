@@ -16,16 +16,16 @@ export interface AppendResult {
 }
 
 export interface ReadStreamOptions {
-  /** Inclusive. Default: 0 forwards, the last revision backwards. */
+  /** Inclusive. 'start' = revision 0, 'end' = the last revision. Default: 'start' forwards, 'end' backwards. */
   fromRevision?: number | 'start' | 'end';
   direction?: 'forwards' | 'backwards';
   maxCount?: number;
 }
 
 export interface EventFilter {
-  /** Stream id prefixes, e.g. "task-" or "main-ws1.". An event passes when any prefix matches. */
+  /** Stream id prefixes, e.g. "task-" or "main-ws1.". An event passes when any prefix matches. Empty = no constraint. */
   streamPrefixes?: readonly string[];
-  /** Event types. Combined with prefixes by AND when both are given. */
+  /** Event types. Combined with prefixes by AND when both are given. Empty = no constraint. */
   eventTypes?: readonly string[];
 }
 
@@ -51,7 +51,10 @@ export type EventHandler = (event: EventEnvelope) => Promise<void> | void;
 export interface Subscription {
   /** Resolves once the subscription has read everything that existed when it started. */
   readonly caughtUp: Promise<void>;
-  /** Last position handled (and checkpointed when durable). */
+  /**
+   * Last position handled, or passed over because the filter excluded it (so a restart does not
+   * scan the excluded events again). Checkpointed when durable.
+   */
   readonly position: Position | undefined;
   /** Stops reading, waits for the handler in flight, saves the checkpoint. */
   stop(): Promise<void>;
@@ -60,7 +63,13 @@ export interface Subscription {
 }
 
 export interface EventStore {
-  /** Atomic per call. Throws ConcurrencyError on a mismatch, InvalidEventError etc. on bad input. */
+  /**
+   * Atomic per call. Throws ConcurrencyError on a mismatch, InvalidEventError etc. on bad input.
+   * Idempotent as EventStoreDB: repeating a call whose event ids are all already in the stream, at
+   * the revisions its exact expectation (number or 'no_stream') implies, or anywhere contiguous for
+   * 'any' / 'stream_exists', returns `written: false`. Any other reuse of existing ids (partial
+   * overlap, another expectation, another stream) is a ConcurrencyError.
+   */
   append(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /** Parsed, upcast envelopes. An absent stream reads as []. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<EventEnvelope[]>;
