@@ -41,6 +41,18 @@ export const configShape = {
   KAFKA_HEARTBEAT_INTERVAL_MS: positiveInt(60_000),
   EVENTSTORE_URL: z.string().startsWith('esdb').optional(),
   SHUTDOWN_TIMEOUT_MS: positiveInt(120_000),
+  LOMO_MODEL_PROVIDER: z.enum(['offline', 'openai']),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  LOMO_MODEL: z.string().min(1).max(200),
+  LOMO_MODEL_TIMEOUT_MS: positiveInt(600_000),
+  LOMO_WORKER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,128}$/)
+    .optional(),
+  LOMO_LEASE_MS: positiveInt(600_000),
+  LOMO_WATCHDOG_INTERVAL_MS: positiveInt(3_600_000),
+  LOMO_MAX_STEPS_PER_TURN: positiveInt(10_000),
 } as const;
 
 export type ConfigKey = keyof typeof configShape;
@@ -83,4 +95,20 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   },
   EVENTSTORE_URL: { meaning: 'EventStoreDB connection string (`esdb://...`), when LOMO_EVENTSTORE=eventstoredb' },
   SHUTDOWN_TIMEOUT_MS: { default: '15000', meaning: 'How long SIGTERM waits for in-flight work before exiting' },
+  LOMO_MODEL_PROVIDER: {
+    default: 'offline',
+    meaning:
+      '`offline`: a deterministic keyword policy (a demo stand-in, not a model); `openai`: any OpenAI-compatible endpoint',
+  },
+  OPENAI_BASE_URL: { meaning: 'Base URL of the OpenAI-compatible endpoint (SDK default when unset)' },
+  OPENAI_API_KEY: { meaning: 'API key for the endpoint; required when LOMO_MODEL_PROVIDER=openai' },
+  LOMO_MODEL: { default: 'gpt-4o-mini', meaning: 'Model name sent to the endpoint' },
+  LOMO_MODEL_TIMEOUT_MS: {
+    default: '60000',
+    meaning: 'Timeout of one model call (retriable errors are retried with backoff)',
+  },
+  LOMO_WORKER_ID: { default: '<hostname>-<pid>', meaning: 'Executor worker id written into turn leases' },
+  LOMO_LEASE_MS: { default: '30000', meaning: 'Turn lease duration; the holder renews at a third of it' },
+  LOMO_WATCHDOG_INTERVAL_MS: { default: '10000', meaning: 'How often the watchdog scans active work' },
+  LOMO_MAX_STEPS_PER_TURN: { default: '50', meaning: 'Steps after which the runtime stops a turn (runaway guard)' },
 };

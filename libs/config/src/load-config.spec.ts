@@ -43,3 +43,16 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('loadConfig: model and runtime settings', () => {
+  it('defaults to the offline model and a worker id made of host and pid', () => {
+    const c = loadConfig({});
+    expect(c.LOMO_MODEL_PROVIDER).toBe('offline');
+    expect(c.LOMO_WORKER_ID).toMatch(new RegExp(`-${process.pid}$`));
+    expect(c.LOMO_WATCHDOG_INTERVAL_MS).toBe(10_000);
+  });
+
+  it('requires an API key for the openai provider', () => {
+    expect(() => loadConfig({ LOMO_MODEL_PROVIDER: 'openai' })).toThrow(/OPENAI_API_KEY: required/);
+  });
+});

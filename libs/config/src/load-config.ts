@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '@lomo/contracts';
@@ -8,10 +9,11 @@ const scriptOnly = new Set(['LOMO_CACHE_DIR']);
 
 type Raw = z.infer<z.ZodObject<typeof configShape>>;
 
-export type LomoConfig = Omit<Raw, 'LOMO_SQLITE_PATH' | 'LOMO_BUS_PATH' | 'LOMO_BLOB_DIR'> & {
+export type LomoConfig = Omit<Raw, 'LOMO_SQLITE_PATH' | 'LOMO_BUS_PATH' | 'LOMO_BLOB_DIR' | 'LOMO_WORKER_ID'> & {
   LOMO_SQLITE_PATH: string;
   LOMO_BUS_PATH: string;
   LOMO_BLOB_DIR: string;
+  LOMO_WORKER_ID: string;
 };
 
 /**
@@ -24,7 +26,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[key];
     const fallback = configVariables[key].default;
     if (value !== undefined && value !== '') input[key] = value;
-    else if (fallback !== undefined && !fallback.includes('$')) input[key] = fallback;
+    // Defaults written as $VAR or <placeholder> are computed below, not parsed.
+    else if (fallback !== undefined && !/[$<]/.test(fallback)) input[key] = fallback;
   }
   const problems: { variable: string; message: string }[] = [];
   const unknown = Object.keys(env).filter((k) => k.startsWith('LOMO_') && !(k in configShape) && !scriptOnly.has(k));
@@ -43,6 +46,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push({ variable: 'KAFKA_BROKERS', message: 'required when LOMO_BUS=kafka' });
     if (c.LOMO_EVENTSTORE === 'eventstoredb' && !c.EVENTSTORE_URL) {
       problems.push({ variable: 'EVENTSTORE_URL', message: 'required when LOMO_EVENTSTORE=eventstoredb' });
+    }
+    if (c.LOMO_MODEL_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
+      problems.push({ variable: 'OPENAI_API_KEY', message: 'required when LOMO_MODEL_PROVIDER=openai' });
     }
     if (c.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > c.KAFKA_SESSION_TIMEOUT_MS) {
       problems.push({
@@ -65,5 +71,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_SQLITE_PATH: c.LOMO_SQLITE_PATH ?? path.join(dataDir, 'events.sqlite'),
     LOMO_BUS_PATH: c.LOMO_BUS_PATH ?? path.join(dataDir, 'bus.sqlite'),
     LOMO_BLOB_DIR: c.LOMO_BLOB_DIR ?? path.join(dataDir, 'blobs'),
+    LOMO_WORKER_ID:
+      c.LOMO_WORKER_ID ??
+      `${hostname()
+        .replace(/[^A-Za-z0-9_.:-]/g, '-')
+        .slice(0, 100)}-${process.pid}`,
   };
 }
