@@ -57,7 +57,13 @@ export class DeadLetterTopic implements DeadLetterSink {
           isRetriable: () => !signal.aborted,
           onRetry: (error, attempt, delayMs) =>
             this.config.logger.error(
-              { err: error instanceof Error ? error.message : String(error), groupId: record.groupId, topic: record.topic, attempt, delayMs },
+              {
+                err: error instanceof Error ? error.message : String(error),
+                groupId: record.groupId,
+                topic: record.topic,
+                attempt,
+                delayMs,
+              },
               'dead letter not written yet; the partition waits',
             ),
         },
@@ -82,7 +88,9 @@ export class DeadLetterTopic implements DeadLetterSink {
     }
     if (ends.size === 0) return [];
     const found = await this.scan(ends, groupId);
-    return found.sort((a, b) => a.at.localeCompare(b.at) || a.partition - b.partition || a.offset - b.offset).map((f) => f.record);
+    return found
+      .sort((a, b) => a.at.localeCompare(b.at) || a.partition - b.partition || a.offset - b.offset)
+      .map((f) => f.record);
   }
 
   /** Reads every partition in `ends` up to its end offset; keeps the records of `groupId`. */
@@ -95,7 +103,10 @@ export class DeadLetterTopic implements DeadLetterSink {
     let timer: NodeJS.Timeout | undefined;
     try {
       const complete = new Promise<void>((resolve, reject) => {
-        timer = setTimeout(() => reject(new BusUnavailableError(`Dead letters of ${groupId} not read within ${readTimeoutMs} ms`)), readTimeoutMs);
+        timer = setTimeout(
+          () => reject(new BusUnavailableError(`Dead letters of ${groupId} not read within ${readTimeoutMs} ms`)),
+          readTimeoutMs,
+        );
         consumer
           .connect()
           .then(() => consumer.subscribe({ topics: [topic], fromBeginning: true }))
@@ -108,7 +119,8 @@ export class DeadLetterTopic implements DeadLetterSink {
                   const offset = Number(m.offset);
                   if (offset >= end) break;
                   const record = decodeDeadLetter(m);
-                  if (record?.groupId === groupId) found.push({ record, at: record.deadLetteredAt, partition: batch.partition, offset });
+                  if (record?.groupId === groupId)
+                    found.push({ record, at: record.deadLetteredAt, partition: batch.partition, offset });
                 }
                 if (Number(batch.lastOffset()) >= end - 1) remaining.delete(batch.partition);
                 if (remaining.size === 0) resolve();

@@ -59,7 +59,11 @@ function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
 }
 
 export function encodeDeadLetter(record: DeadLetter): Message {
-  return { key: record.groupId, value: JSON.stringify(record), headers: { groupId: record.groupId, topic: record.topic } };
+  return {
+    key: record.groupId,
+    value: JSON.stringify(record),
+    headers: { groupId: record.groupId, topic: record.topic },
+  };
 }
 
 export function decodeDeadLetter(message: KafkaMessage): DeadLetter | undefined {

@@ -5,7 +5,7 @@ import { BusClosedError, BusUnavailableError } from '../errors';
 import type { ConsumerHandle, ReceivedMessage, SubscribeOptions, TopicPartition } from '../event-bus.port';
 import type { BusLogger } from '../logger';
 import { fromKafkaMessage, rawReceivedMessage, UndecodableMessageError } from './kafka-codec';
-import { isRevocation, translateKafkaError } from './kafka-errors';
+import { isCommitRetriable, isRevocation, translateKafkaError } from './kafka-errors';
 import type { KafkaConsumerTuning } from './kafka-options';
 import { MessageDelivery, type DeadLetterSink, type DeliveryOutcome } from './message-delivery';
 import { unpinnedEndOffsets, type Assignment } from './start-offsets';
@@ -20,6 +20,8 @@ export interface KafkaConsumerConfig {
   logger: BusLogger;
   onStopped: (consumer: KafkaConsumerInstance) => void;
 }
+
+type Committer = Pick<EachBatchPayload, 'uncommittedOffsets' | 'commitOffsetsIfNecessary'>;
 
 // A coordinator that just restarted answers COORDINATOR_LOAD_IN_PROGRESS for a few seconds.
 const commitBackoff = { initialDelayMs: 200, maxDelayMs: 2_000, maxAttempts: 6 };
@@ -47,8 +49,8 @@ export class KafkaConsumerInstance implements ConsumerHandle {
   private stopping: Promise<void> | undefined;
   private readonly removeListeners: Array<() => void> = [];
   private readonly batchesInFlight = new Set<Promise<void>>();
-  /** The last batch's payload: its commit functions serve the whole instance until a rejoin. */
-  private lastPayload: EachBatchPayload | undefined;
+  /** The commit functions of the current generation (any batch's serve the whole instance). */
+  private committer: Committer | undefined;
   private readonly ready: { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void };
 
   constructor(private readonly config: KafkaConsumerConfig) {
@@ -93,7 +95,10 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     let timer: NodeJS.Timeout | undefined;
     try {
       await this.consumer.connect();
-      await this.consumer.subscribe({ topics: [...subscription.topics], fromBeginning: subscription.fromBeginning === true });
+      await this.consumer.subscribe({
+        topics: [...subscription.topics],
+        fromBeginning: subscription.fromBeginning === true,
+      });
       await this.consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
@@ -127,13 +132,16 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     // Each batch commits what it finished; a commit that failed (coordinator moving) is retried
     // here once more while this instance is still a member of the group.
     await Promise.allSettled([...this.batchesInFlight]);
-    if (this.lastPayload) await this.commitFinished(this.lastPayload).catch(() => undefined);
+    if (this.committer) await this.commitFinished(this.committer).catch(() => undefined);
     try {
       // Leaves the group, so the other instances get the partitions at once instead of after a
       // session timeout (and waits for a batch kafkajs may have fetched meanwhile: it returns at once).
       await this.consumer.disconnect();
     } catch (error) {
-      this.logger.warn({ groupId: this.groupId, memberId: this.memberId, err: errorText(error) }, 'bus consumer did not leave its group cleanly');
+      this.logger.warn(
+        { groupId: this.groupId, memberId: this.memberId, err: errorText(error) },
+        'bus consumer did not leave its group cleanly',
+      );
     }
     this.partitions = [];
     for (const remove of this.removeListeners.splice(0)) remove();
@@ -151,18 +159,26 @@ export class KafkaConsumerInstance implements ConsumerHandle {
   private onJoin(assignment: IMemberAssignment): void {
     if (this.stopped) return;
     // The previous generation's commit functions would be refused from now on.
-    this.lastPayload = undefined;
+    this.committer = undefined;
     this.generation.abort(new Error('partitions reassigned'));
     const generation = new AbortController();
     this.generation = generation;
-    this.partitions = Object.entries(assignment).flatMap(([topic, ps]) => ps.map((partition) => ({ topic, partition })));
-    this.logger.info({ groupId: this.groupId, memberId: this.memberId, assignment: this.partitions }, 'bus consumer assigned');
+    this.partitions = Object.entries(assignment).flatMap(([topic, ps]) =>
+      ps.map((partition) => ({ topic, partition })),
+    );
+    this.logger.info(
+      { groupId: this.groupId, memberId: this.memberId, assignment: this.partitions },
+      'bus consumer assigned',
+    );
     this.pinStartOffsets(assignment, generation.signal).then(
       () => this.ready.resolve(),
       (error: unknown) => {
         // The next join pins again; until one succeeds subscribe() keeps waiting.
         if (!generation.signal.aborted) {
-          this.logger.warn({ groupId: this.groupId, memberId: this.memberId, err: errorText(error) }, 'bus consumer could not pin its start offsets');
+          this.logger.warn(
+            { groupId: this.groupId, memberId: this.memberId, err: errorText(error) },
+            'bus consumer could not pin its start offsets',
+          );
         }
       },
     );
@@ -172,6 +188,8 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     if (this.config.subscription.fromBeginning === true) return;
     await retry(
       async () => {
+        // kafkajs drops a commit silently until its runner is marked running, which happens right
+        // after the first join; the lookups below take a round trip, so the mark is always set.
         const pins = await unpinnedEndOffsets(await this.config.admin(), this.groupId, assignment);
         if (pins.length > 0 && !signal.aborted) await this.consumer.commitOffsets(pins);
       },
@@ -179,19 +197,28 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     );
   }
 
-  private onRevoked(reason: string): void {
-    if (this.partitions.length > 0) this.logger.info({ groupId: this.groupId, memberId: this.memberId, reason }, 'bus consumer partitions revoked');
-    this.generation.abort(new Error(reason));
+  private onRevoked(reason: string, generation: AbortController = this.generation): void {
+    if (generation.signal.aborted) return;
+    generation.abort(new Error(reason));
+    if (generation !== this.generation) return;
+    if (this.partitions.length > 0)
+      this.logger.info({ groupId: this.groupId, memberId: this.memberId, reason }, 'bus consumer partitions revoked');
     this.partitions = [];
   }
 
   private onCrash(error: Error, restart: boolean): void {
     this.onRevoked('the consumer crashed');
     if (restart) {
-      this.logger.warn({ groupId: this.groupId, memberId: this.memberId, err: errorText(error) }, 'bus consumer crashed; kafkajs restarts it');
+      this.logger.warn(
+        { groupId: this.groupId, memberId: this.memberId, err: errorText(error) },
+        'bus consumer crashed; kafkajs restarts it',
+      );
       return;
     }
-    this.logger.error({ groupId: this.groupId, memberId: this.memberId, err: errorText(error) }, 'bus consumer crashed for good');
+    this.logger.error(
+      { groupId: this.groupId, memberId: this.memberId, err: errorText(error) },
+      'bus consumer crashed for good',
+    );
     this.ready.reject(translateKafkaError(error, `consume as ${this.groupId}`));
   }
 
@@ -199,7 +226,11 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     const generation = this.generation;
     const { batch } = payload;
     if (generation.signal.aborted) return;
-    this.lastPayload = payload;
+    const committer: Committer = {
+      uncommittedOffsets: payload.uncommittedOffsets,
+      commitOffsetsIfNecessary: payload.commitOffsetsIfNecessary,
+    };
+    this.committer = committer;
     let revocation: unknown;
     // kafkajs heartbeats only between batches; a slow handler or a backoff wait would otherwise
     // cost the session. A failed heartbeat is also how a revocation shows up mid-batch.
@@ -209,7 +240,7 @@ export class KafkaConsumerInstance implements ConsumerHandle {
       } catch (error) {
         if (!isRevocation(error)) return;
         revocation ??= error;
-        this.onRevoked('the group is rebalancing');
+        this.onRevoked('the group is rebalancing', generation);
       }
     };
     const ticker = setInterval(() => void beat(), this.config.tuning.heartbeatIntervalMs);
@@ -223,7 +254,7 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     } finally {
       clearInterval(ticker);
     }
-    await this.commitFinished(payload);
+    await this.commitFinished(committer);
     // Handing the rebalance error back to kafkajs makes it rejoin now rather than after a fetch.
     if (revocation !== undefined) throw revocation;
   }
@@ -233,7 +264,8 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     try {
       message = fromKafkaMessage(topic, partition, raw);
     } catch (error) {
-      if (error instanceof UndecodableMessageError) return this.delivery.undecodable(rawReceivedMessage(topic, partition, raw), error.message, signal);
+      if (error instanceof UndecodableMessageError)
+        return this.delivery.undecodable(rawReceivedMessage(topic, partition, raw), error.message, signal);
       throw error;
     }
     return this.delivery.deliver(message, signal);
@@ -243,13 +275,13 @@ export class KafkaConsumerInstance implements ConsumerHandle {
    * Commits every resolved offset (all partitions of this instance). During a rebalance the
    * broker still accepts commits of the ending generation, so finished work is not redelivered.
    */
-  private async commitFinished(payload: EachBatchPayload): Promise<void> {
-    const offsets = payload.uncommittedOffsets();
+  private async commitFinished(committer: Committer): Promise<void> {
+    const offsets = committer.uncommittedOffsets();
     if (offsets.topics.length === 0) return;
     try {
-      await retry(() => payload.commitOffsetsIfNecessary(offsets), {
+      await retry(() => committer.commitOffsetsIfNecessary(offsets), {
         ...commitBackoff,
-        isRetriable: (error) => !isRevocation(error) && translateKafkaError(error, 'commit').retriable,
+        isRetriable: isCommitRetriable,
       });
     } catch (error) {
       this.logger.warn(

@@ -27,8 +27,26 @@ export function rootCause(error: unknown): unknown {
 export function isRevocation(error: unknown): boolean {
   const type = kafkaErrorType(error);
   return (
-    type === 'REBALANCE_IN_PROGRESS' || type === 'ILLEGAL_GENERATION' || type === 'NOT_COORDINATOR_FOR_GROUP' || type === 'UNKNOWN_MEMBER_ID'
+    type === 'REBALANCE_IN_PROGRESS' ||
+    type === 'ILLEGAL_GENERATION' ||
+    type === 'NOT_COORDINATOR_FOR_GROUP' ||
+    type === 'UNKNOWN_MEMBER_ID'
   );
+}
+
+/**
+ * A commit worth repeating: the coordinator is moving or loading (after a broker restart) or the
+ * connection hiccuped, while this instance may well still be a member of its generation.
+ */
+export function isCommitRetriable(error: unknown): boolean {
+  const type = kafkaErrorType(rootCause(error));
+  if (
+    type === 'NOT_COORDINATOR_FOR_GROUP' ||
+    type === 'COORDINATOR_LOAD_IN_PROGRESS' ||
+    type === 'COORDINATOR_NOT_AVAILABLE'
+  )
+    return true;
+  return !isRevocation(error) && translateKafkaError(error, 'commit').retriable;
 }
 
 export function isTopicMissing(error: unknown): boolean {
@@ -47,7 +65,10 @@ export function translateKafkaError(error: unknown, operation: string): LomoErro
     const cause = rootCause(error);
     const type = kafkaErrorType(cause) ?? (cause instanceof Error ? cause.name : 'unknown');
     const retriable =
-      error instanceof KafkaJSNumberOfRetriesExceeded || error.retriable || (cause instanceof KafkaJSError && cause.retriable) || isConnectionFailure(cause);
+      error instanceof KafkaJSNumberOfRetriesExceeded ||
+      error.retriable ||
+      (cause instanceof KafkaJSError && cause.retriable) ||
+      isConnectionFailure(cause);
     const text = `Kafka ${operation} failed: ${type}: ${cause instanceof Error ? cause.message : String(cause)}`;
     return retriable ? new BusUnavailableError(text, cause) : new BusStorageError(text, cause);
   }

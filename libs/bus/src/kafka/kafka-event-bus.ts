@@ -1,6 +1,14 @@
 import { Kafka, type Admin, type RetryOptions } from 'kafkajs';
 import { BusClosedError, UnknownTopicError } from '../errors';
-import type { ConsumerHandle, DeadLetter, EventBus, OutgoingMessage, PartitionOffset, SubscribeOptions, TopicSpec } from '../event-bus.port';
+import type {
+  ConsumerHandle,
+  DeadLetter,
+  EventBus,
+  OutgoingMessage,
+  PartitionOffset,
+  SubscribeOptions,
+  TopicSpec,
+} from '../event-bus.port';
 import { noopBusLogger, type BusLogger } from '../logger';
 import { serializeMessages } from '../message-validation';
 import { DeadLetterTopic } from './dead-letter-topic';
@@ -40,7 +48,11 @@ export class KafkaEventBus implements EventBus {
     this.logger = options.logger ?? noopBusLogger;
     this.tuning = { ...KAFKA_CONSUMER_DEFAULTS, ...options.consumer };
     const retry = { ...KAFKA_RETRY_DEFAULTS, ...options.retry };
-    this.retry = { initialRetryTime: retry.initialRetryTimeMs, maxRetryTime: retry.maxRetryTimeMs, retries: retry.retries };
+    this.retry = {
+      initialRetryTime: retry.initialRetryTimeMs,
+      maxRetryTime: retry.maxRetryTimeMs,
+      retries: retry.retries,
+    };
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'lomo',
       brokers: [...options.brokers],
@@ -146,7 +158,10 @@ export class KafkaEventBus implements EventBus {
       // The next call tries again instead of reusing a failed connection attempt.
       connecting.catch((error: unknown) => {
         if (this.adminClient === connecting) this.adminClient = undefined;
-        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'kafka admin client could not connect');
+        this.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'kafka admin client could not connect',
+        );
       });
     }
     return this.adminClient.catch((error: unknown) => {

@@ -38,7 +38,8 @@ export function kafkaLogCreator(logger: BusLogger): logCreator {
 // producer is replaced after a failed send (see KafkaPublisher), so this is not a warning here.
 const producerRetriesNotice = /^Limiting retries for the idempotent producer/;
 
-const retriedConditions = /coordinator|leader|not available|in progress|concurrent transactions|connection|ECONNREFUSED|ECONNRESET|timeout|rebalanc/i;
+const retriedConditions =
+  /coordinator|leader|not available|in progress|concurrent transactions|connection|ECONNREFUSED|ECONNRESET|timeout|rebalanc/i;
 
 function isRetriedByKafkajs(message: string, fields: Record<string, unknown>): boolean {
   // kafkajs adds retryCount/retryTime when it is about to retry; otherwise the condition is in the

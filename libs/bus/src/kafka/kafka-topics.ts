@@ -29,7 +29,8 @@ export class KafkaTopics {
     const wanted = new Map<string, number>();
     for (const spec of specs) {
       const earlier = wanted.get(spec.name);
-      if (earlier !== undefined && earlier !== spec.partitions) throw new TopicConflictError(spec.name, earlier, spec.partitions);
+      if (earlier !== undefined && earlier !== spec.partitions)
+        throw new TopicConflictError(spec.name, earlier, spec.partitions);
       wanted.set(spec.name, spec.partitions);
     }
     if (wanted.size === 0) return;

@@ -42,7 +42,10 @@ export class MessageDelivery {
           signal,
           isRetriable: (error) => !signal.aborted && this.isRetriable(error),
           onRetry: (error, attempt, delayMs) =>
-            this.logger.warn({ groupId, ...position(message), attempt, delayMs, err: describeHandlerError(error) }, 'bus handler failed, retrying'),
+            this.logger.warn(
+              { groupId, ...position(message), attempt, delayMs, err: describeHandlerError(error) },
+              'bus handler failed, retrying',
+            ),
         },
       );
       return 'handled';
@@ -57,9 +60,21 @@ export class MessageDelivery {
     return this.deadLetter(message, { code: 'BUS_UNDECODABLE_MESSAGE', message: reason }, 0, signal);
   }
 
-  private async deadLetter(message: ReceivedMessage, error: DeadLetterError, attempts: number, signal: AbortSignal): Promise<DeliveryOutcome> {
+  private async deadLetter(
+    message: ReceivedMessage,
+    error: DeadLetterError,
+    attempts: number,
+    signal: AbortSignal,
+  ): Promise<DeliveryOutcome> {
     const { groupId } = this.options;
-    const record: DeadLetter = { groupId, topic: message.topic, message, error, attempts, deadLetteredAt: new Date().toISOString() };
+    const record: DeadLetter = {
+      groupId,
+      topic: message.topic,
+      message,
+      error,
+      attempts,
+      deadLetteredAt: new Date().toISOString(),
+    };
     const written = await this.deadLetters.write(record, signal);
     if (written) this.logger.warn({ groupId, ...position(message), attempts, error }, 'bus message dead-lettered');
     return written ? 'dead-lettered' : 'aborted';

@@ -15,13 +15,19 @@ export interface StartOffset {
  * to another instance before a first message was handled, that instance would look up "latest"
  * again and silently skip whatever was published in between.
  */
-export async function unpinnedEndOffsets(admin: Admin, groupId: string, assignment: Assignment): Promise<StartOffset[]> {
+export async function unpinnedEndOffsets(
+  admin: Admin,
+  groupId: string,
+  assignment: Assignment,
+): Promise<StartOffset[]> {
   const topics = Object.keys(assignment).filter((t) => assignment[t].length > 0);
   if (topics.length === 0) return [];
   const committed = await admin.fetchOffsets({ groupId, topics });
   const pins: StartOffset[] = [];
   for (const { topic, partitions } of committed) {
-    const unpinned = partitions.filter((p) => assignment[topic]?.includes(p.partition) && Number(p.offset) < 0).map((p) => p.partition);
+    const unpinned = partitions
+      .filter((p) => assignment[topic]?.includes(p.partition) && Number(p.offset) < 0)
+      .map((p) => p.partition);
     if (unpinned.length === 0) continue;
     const ends = await admin.fetchTopicOffsets(topic);
     for (const partition of unpinned) {
