@@ -4,8 +4,25 @@ import type { Clock } from '@lomo/contracts';
 /** Core tools are always offered; the others are offered on demand (DESIGN.md §6). */
 export type ToolDomain = 'core' | 'image' | 'video' | 'audio' | '3d' | 'document' | 'asset' | 'flow';
 
+/**
+ * Canonical domain order. Tool specs follow it (core first), so asking for one more domain only
+ * appends to the prompt's tool list and the cached prefix stays valid.
+ */
+export const TOOL_DOMAINS: readonly ToolDomain[] = [
+  'core',
+  'image',
+  'video',
+  'audio',
+  '3d',
+  'document',
+  'asset',
+  'flow',
+];
+
 /** Paid and irreversible calls need a recorded authorization before they run (DESIGN.md §5). */
 export type SideEffectClass = 'read' | 'write' | 'paid' | 'irreversible';
+
+export const SIDE_EFFECT_CLASSES: readonly SideEffectClass[] = ['read', 'write', 'paid', 'irreversible'];
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -20,11 +37,23 @@ export interface ToolContext {
   /** Aborted when the task is stopped or the worker loses the turn. */
   signal: AbortSignal;
   clock: Clock;
+  /**
+   * The trace the call belongs to. Async tools store it so the completion they append later
+   * stays in the same trace; without it they fall back to the turn id.
+   */
+  correlationId?: string;
+}
+
+/** Codes match the event contract's typedError (`/^[A-Z][A-Z0-9_]{1,63}$/`), messages stay under 4 000 characters. */
+export interface ToolError {
+  code: string;
+  message: string;
+  retriable: boolean;
 }
 
 export type ToolResult =
   | { status: 'ok'; output: JsonValue }
-  | { status: 'error'; error: { code: string; message: string; retriable: boolean } }
+  | { status: 'error'; error: ToolError }
   /** Async tools: the work goes on elsewhere; its completion is appended to the turn stream later. */
   | { status: 'pending'; note?: string };
 
@@ -40,5 +69,8 @@ export interface ToolDefinition<Input = unknown> {
   input: z.ZodType<Input>;
   run(input: Input, context: ToolContext): Promise<ToolResult>;
 }
+
+/** Keeps the input type inferred from the schema while checking the definition's shape. */
+export const defineTool = <Input>(definition: ToolDefinition<Input>): ToolDefinition<Input> => definition;
 
 export const TOOL_REGISTRY = Symbol('TOOL_REGISTRY');

@@ -1,0 +1,63 @@
+export * from './tool.port';
+export * from './tool-errors';
+export * from './tool-results';
+// Registry
+export { ToolRegistry, type PreparedCall, type PrepareOutcome } from './registry/tool-registry';
+export { parseToolArguments, type ParsedArguments } from './registry/tool-arguments';
+export { toolSpecOf, type ToolSpec as ModelToolSpec } from './registry/tool-spec';
+export { TOOL_NAME_PATTERN } from './registry/validate-definition';
+// Authorization
+export {
+  authorizeCall,
+  requiresApproval,
+  type ApprovedCalls,
+  type AuthorizationDecision,
+  type AuthorizationRequest,
+} from './authorization/authorize-call';
+export { approvedCallIds, type RecordedApproval } from './authorization/approved-call-ids';
+// Async completions
+export {
+  appendToolCompletion,
+  publishCompletionWake,
+  toolCompletionEventId,
+  TOOL_COMPLETION_NAMESPACE,
+  type AsyncCallRef,
+  type CompletionOutcome,
+} from './async/tool-completion';
+// Starter tools
+export { createStarterTools, type StarterToolDeps } from './starter/create-starter-tools';
+export * from './starter/notes/notes-store.port';
+export { SqliteNotesStore, noteIdFor } from './starter/notes/sqlite-notes-store';
+export { createNoteTool, listNotesTool, deleteNoteTool, appendLineTool } from './starter/notes/notes-tools';
+export { taskHistoryTool, type HistoryReader } from './starter/history/task-history-tool';
+export { compactEvent } from './starter/history/compact-event';
+export * from './starter/export/export-job.port';
+export { ExportJobMissingError } from './starter/export/export-errors';
+export { SqliteExportJobStore } from './starter/export/sqlite-export-job-store';
+export {
+  ExportJobRunner,
+  EXPORT_RUNNER_ACTOR,
+  DEFAULT_EXPORT_DURATION_MS,
+  exportJobIdFor,
+  type ExportJobRunnerOptions,
+  type ExportRunnerHooks,
+} from './starter/export/export-job-runner';
+export { exportDocumentTool, type ExportSubmitter } from './starter/export/export-document-tool';
+export { renderExport, type RenderedExport } from './starter/export/render-export';
+export { systemTimer, type Timer, type CancelTimer } from './starter/export/timer';
+export {
+  JsonlEffectSink,
+  readEffectLog,
+  countEffectsByKey,
+  type EffectLine,
+  type EffectSink,
+} from './starter/effects/effect-sink';
+export { recordEffects, type RecordEffectsOptions } from './starter/effects/record-effects';
+export {
+  openToolsDatabase,
+  DEFAULT_TOOLS_BUSY_TIMEOUT_MS,
+  type ToolsDatabaseOptions,
+} from './sqlite/open-tools-database';
+// Test support
+export { ManualTimer } from './testing/manual-timer';
+export { makeToolContext, TEST_WORKSPACE_ID, TEST_TASK_ID, TEST_TURN_ID } from './testing/tool-context';
