@@ -40,18 +40,21 @@ export interface TokenUsage {
   cachedInputTokens?: number;
 }
 
+export const FINISH_REASONS = ['stop', 'tool_calls', 'length', 'content_filter'] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
+
 export interface CompletionResult {
   text: string;
   toolCalls: ModelToolCall[];
   usage: TokenUsage;
-  finishReason: 'stop' | 'tool_calls' | 'length' | 'content_filter';
+  finishReason: FinishReason;
   model: string;
 }
 
 /**
  * The one way the runtime talks to a model. Adapters translate vendor errors into ModelError
- * (stable `code`, `retriable`), retry only retriable ones with the shared backoff helper, and
- * honour the abort signal.
+ * (stable `code`, `retriable`; see model-errors.ts), retry only retriable ones with the shared
+ * backoff helper, and honour the abort signal. `complete` rejects only with a ModelError.
  */
 export interface ModelProvider {
   readonly name: string;

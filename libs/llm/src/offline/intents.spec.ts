@@ -1,0 +1,60 @@
+import { detectIntent, payloadOf, pickTool } from './intents';
+import { declaredLanguage, detectLanguage } from './language';
+
+const tool = (name: string, description = '') => ({ name, description, parameters: { type: 'object' } });
+
+describe('offline intents', () => {
+  it.each([
+    ['delete my note about milk', 'delete'],
+    ['remember what happened yesterday', 'history'],
+    ['exportiere alle Notizen', 'export'],
+    ['Lösche die Notiz', 'delete'],
+    ['¿Qué pasó hoy?', 'history'],
+    ['帮我记一下明天开会', 'note'],
+    ['denote the footnote', undefined],
+    ['good morning', undefined],
+  ])('%j → %s', (text, intent) => {
+    expect(detectIntent(text)).toBe(intent);
+  });
+
+  it('keeps what follows a leading keyword as the note, else the whole message', () => {
+    expect(payloadOf('Please take a note: call Bob at 5', 'note')).toBe('call Bob at 5');
+    expect(payloadOf('note down milk', 'note')).toBe('milk');
+    expect(payloadOf('Souviens-toi que le client aime le bleu', 'note')).toBe('le client aime le bleu');
+    expect(payloadOf('remember tomorrow is free', 'note')).toBe('tomorrow is free');
+    expect(payloadOf('the client likes blue, remember', 'note')).toBe('the client likes blue, remember');
+  });
+
+  it('picks the best-fitting offered tool, never its neighbours, ties by name', () => {
+    const tools = [
+      tool('list_notes', 'List notes'),
+      tool('delete_note'),
+      tool('notes_add', 'Add a note'),
+      tool('take_note'),
+    ];
+    expect(pickTool(tools, 'note')?.name).toBe('notes_add');
+    expect(pickTool(tools, 'delete')?.name).toBe('delete_note');
+    expect(pickTool(tools, 'export')).toBeUndefined();
+    expect(pickTool([tool('b_note'), tool('a_note')], 'note')?.name).toBe('a_note');
+  });
+});
+
+describe('detectLanguage', () => {
+  it.each([
+    ['记住这个', 'zh'],
+    ['Merci pour tout, à demain', 'fr'],
+    ['Ich möchte eine Notiz', 'de'],
+    ['¿Puedes ayudarme?', 'es'],
+    ['Please help', 'en'],
+    ['ok', undefined],
+    ['', undefined],
+  ])('%j → %s', (text, language) => {
+    expect(detectLanguage(text)).toBe(language);
+  });
+
+  it('reads a language the caller declared in a system message', () => {
+    expect(declaredLanguage(['Task goal: x\nLanguage of the person: fr\nTask kind: persistent'])).toBe('fr');
+    expect(declaredLanguage(['Reply language: zh-CN'])).toBe('zh');
+    expect(declaredLanguage(['Language: ja', 'nothing here'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,146 @@
+import type { ToolSpec } from '../model-provider.port';
+
+export const INTENTS = ['delete', 'export', 'history', 'note'] as const;
+export type Intent = (typeof INTENTS)[number];
+
+// \b is ASCII-only in JS, so letters (any script) are the word boundary here.
+const words = (...alternatives: string[]) => new RegExp(`(?<!\\p{L})(?:${alternatives.join('|')})(?!\\p{L})`, 'iu');
+const anyOf =
+  (...patterns: RegExp[]) =>
+  (text: string) =>
+    patterns.some((p) => p.test(text));
+const chinese = (...phrases: string[]) => new RegExp(phrases.join('|'), 'u');
+
+const KEYWORDS: Record<Intent, RegExp[]> = {
+  delete: [
+    words(
+      'delete',
+      'remove',
+      'erase',
+      'forget',
+      'supprime\\p{L}*',
+      'efface\\p{L}*',
+      'lösch\\p{L}*',
+      'entfern\\p{L}*',
+      'borra\\p{L}*',
+      'elimina\\p{L}*',
+    ),
+    chinese('删除', '删掉', '移除'),
+  ],
+  export: [words('export\\p{L}*'), chinese('导出')],
+  history: [
+    words(
+      'history',
+      'what happened',
+      'so far',
+      'recap',
+      'historique',
+      "s'est passé",
+      'verlauf',
+      'historie',
+      'was ist passiert',
+      'historial',
+      'qué pasó',
+      'que paso',
+    ),
+    chinese('历史', '发生了什么', '进展'),
+  ],
+  note: [
+    words(
+      'note',
+      'notes',
+      'remember',
+      'jot',
+      'write down',
+      'noter',
+      'notez',
+      'retiens',
+      'souviens',
+      'rappelle',
+      'notiz\\p{L}*',
+      'merk\\p{L}*',
+      'notier\\p{L}*',
+      'nota',
+      'anota\\p{L}*',
+      'apunta\\p{L}*',
+      'recuerda\\p{L}*',
+    ),
+    chinese('记住', '记下', '笔记', '备忘', '记一下'),
+  ],
+};
+
+/** The first intent, in priority order: "delete my note" is a delete, not a note. */
+export function detectIntent(text: string): Intent | undefined {
+  return INTENTS.find((intent) => anyOf(...KEYWORDS[intent])(text));
+}
+
+const FILLER = /^(?:[\s:：,，.。;；!！-]|(?:that|to|down|que|dass|de|toi|moi|dir|dich)(?!\p{L}))+/iu;
+
+/**
+ * What the user wants kept: the text after the intent's keyword when the keyword leads the
+ * message ("remember that X" → "X"), else the whole message.
+ */
+export function payloadOf(text: string, intent: Intent): string {
+  const trimmed = text.trim();
+  for (const pattern of KEYWORDS[intent]) {
+    const found = pattern.exec(trimmed);
+    if (!found || found.index > Math.max(24, trimmed.length * 0.4)) continue;
+    const rest = trimmed
+      .slice(found.index + found[0].length)
+      .replace(FILLER, '')
+      .trim();
+    if (rest.length > 0) return rest;
+  }
+  return trimmed;
+}
+
+// Singular stems (see `stem`). `core` must appear for a tool to qualify at all; `verbs` only
+// break ties among qualifying tools; `avoid` marks neighbours (list_notes is not take_note).
+const TOOL_WORDS: Record<Intent, { core: readonly string[]; verbs: readonly string[]; avoid: readonly string[] }> = {
+  note: {
+    core: ['note', 'memo', 'remember'],
+    verbs: ['take', 'add', 'create', 'new', 'write', 'save', 'store'],
+    avoid: ['delete', 'remove', 'list', 'history', 'export', 'read', 'search', 'get'],
+  },
+  history: {
+    core: ['history', 'timeline', 'event', 'activity', 'log'],
+    verbs: ['list', 'show', 'get'],
+    avoid: ['delete', 'remove', 'export'],
+  },
+  export: { core: ['export'], verbs: [], avoid: ['delete', 'remove'] },
+  delete: { core: ['delete', 'remove', 'erase'], verbs: [], avoid: ['export'] },
+};
+
+// Crude English singular so "Removes notes" reads as remove + note.
+const stem = (word: string) =>
+  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+
+const tokens = (text: string) =>
+  text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map(stem);
+
+function score(tool: ToolSpec, intent: Intent): number {
+  const { core, verbs, avoid } = TOOL_WORDS[intent];
+  const name = tokens(tool.name);
+  const description = tokens(tool.description);
+  const count = (list: readonly string[], words: readonly string[]) => list.filter((t) => words.includes(t)).length;
+  const wanted = count(name, core) * 3 + count(description, core);
+  if (wanted === 0) return 0;
+  // The name says what a tool does; its description may mention its neighbours ("see list_notes").
+  return (
+    wanted + count(name, verbs) + count(description, verbs) - count(name, avoid) * 5 - count(description, avoid) * 2
+  );
+}
+
+/** The offered tool that best fits the intent, judged by name and description only. */
+export function pickTool(tools: readonly ToolSpec[], intent: Intent): ToolSpec | undefined {
+  const ranked = tools
+    .map((tool) => ({ tool, score: score(tool, intent) }))
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name));
+  return ranked[0]?.tool;
+}

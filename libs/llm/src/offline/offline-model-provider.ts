@@ -1,0 +1,102 @@
+/**
+ * The offline policy: a DEMO STAND-IN, NOT A MODEL. It is the embedded default so `npm start`
+ * works with no API key and no network, and so the runtime's loop (model step → tool call →
+ * tool result → reply) runs end to end on real tools.
+ *
+ * What it does, all of it, deterministically (the same request always gets the same reply):
+ * - reads the latest user message and guesses its language (en, zh, fr, de, es) from its words,
+ *   else from a "language: xx" line in a system message, else English;
+ * - if a tool result already follows that message, it replies with a short summary of that
+ *   result and stops (finishReason 'stop') — so it calls at most one tool per user message;
+ * - otherwise it spots a keyword intent (delete / export / history / note, in that priority),
+ *   picks the offered tool whose name and description fit it best (it knows no registry, only
+ *   the request), fills the arguments from the tool's JSON Schema, and calls that one tool;
+ * - with nothing to do it greets or acknowledges, and says what it is.
+ * Usage is estimated from character counts. It does not understand anything; configure an
+ * OpenAI-compatible endpoint (LOMO_MODEL_PROVIDER=openai) for real behaviour.
+ */
+import { throwIfAborted } from '../model-errors';
+import type {
+  ChatMessage,
+  CompletionRequest,
+  CompletionResult,
+  ModelProvider,
+  ModelToolCall,
+  ToolSpec,
+} from '../model-provider.port';
+import { estimateUsage } from '../token-estimate';
+import { detectIntent, payloadOf, pickTool } from './intents';
+import { declaredLanguage, detectLanguage } from './language';
+import { isGreeting, PHRASES } from './phrases';
+import { buildArguments, idCandidatesFrom } from './tool-arguments';
+import { readToolResult } from './tool-result';
+
+export const OFFLINE_MODEL_NAME = 'lomo-offline-policy-1';
+
+type Decision = { text: string; toolCalls: ModelToolCall[] };
+
+function lastIndexOfRole(messages: readonly ChatMessage[], role: ChatMessage['role']): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (messages[i].role === role) return i;
+  return -1;
+}
+
+function toolNameOf(messages: readonly ChatMessage[], callId: string): string {
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    const call = m.toolCalls?.find((c) => c.id === callId);
+    if (call) return call.name;
+  }
+  return 'tool';
+}
+
+function decide(request: CompletionRequest): Decision {
+  const { messages, tools, toolChoice } = request;
+  const userIndex = lastIndexOfRole(messages, 'user');
+  const userText = userIndex >= 0 ? messages[userIndex].content : '';
+  const systemTexts = messages.filter((m) => m.role === 'system').map((m) => m.content);
+  const phrases = PHRASES[detectLanguage(userText) ?? declaredLanguage(systemTexts) ?? 'en'];
+
+  const results = messages.slice(userIndex + 1).filter((m) => m.role === 'tool');
+  const latest = results[results.length - 1];
+  if (latest?.role === 'tool') {
+    const { summary, failed } = readToolResult(latest.content);
+    const tool = toolNameOf(messages, latest.toolCallId);
+    return { text: failed ? phrases.failed(tool, summary) : phrases.done(tool, summary), toolCalls: [] };
+  }
+
+  const intent = detectIntent(userText);
+  const usable = toolChoice === 'none' ? [] : tools;
+  let tool: ToolSpec | undefined;
+  if (typeof toolChoice === 'object') tool = usable.find((t) => t.name === toolChoice.name);
+  else if (intent) tool = pickTool(usable, intent);
+  if (!tool && toolChoice === 'required') tool = [...usable].sort((a, b) => a.name.localeCompare(b.name))[0];
+
+  if (tool) {
+    const args = buildArguments(tool.parameters, {
+      payload: intent ? payloadOf(userText, intent) : userText.trim(),
+      idCandidates: idCandidatesFrom(userText, messages),
+    });
+    // Unique within a conversation because each step adds messages; stable for the same request.
+    const id = `offline_${messages.length}_0`;
+    return { text: '', toolCalls: [{ id, name: tool.name, arguments: JSON.stringify(args) }] };
+  }
+  if (intent) return { text: phrases.noTool(phrases.intents[intent]), toolCalls: [] };
+  return { text: isGreeting(userText) ? phrases.greeting : phrases.acknowledged, toolCalls: [] };
+}
+
+export class OfflineModelProvider implements ModelProvider {
+  readonly name = 'offline';
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    throwIfAborted(request.signal);
+    const { text, toolCalls } = decide(request);
+    const output = text + toolCalls.map((c) => c.name + c.arguments).join('');
+    return {
+      text,
+      toolCalls,
+      usage: estimateUsage(request, output),
+      finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      model: OFFLINE_MODEL_NAME,
+    };
+  }
+}

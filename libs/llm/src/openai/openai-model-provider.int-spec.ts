@@ -1,0 +1,296 @@
+import type { CompletionRequest } from '../model-provider.port';
+import { describeModelProviderContract } from '../testing/model-provider.contract';
+import {
+  chatCompletionBody,
+  errorReply,
+  startFakeOpenAIServer,
+  type FakeOpenAIReply,
+  type FakeOpenAIServer,
+} from './fake-openai-server';
+import { OpenAIModelProvider } from './openai-model-provider';
+import type { OpenAIModelProviderOptions } from './openai-options';
+
+const hello: CompletionRequest = { messages: [{ role: 'user', content: 'Hello' }], tools: [] };
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(replies: readonly FakeOpenAIReply[], options: Partial<OpenAIModelProviderOptions> = {}) {
+  server = await startFakeOpenAIServer(replies);
+  const provider = new OpenAIModelProvider({
+    apiKey: 'sk-test',
+    model: 'gpt-test',
+    baseUrl: server.baseUrl,
+    initialRetryDelayMs: 5,
+    maxRetryDelayMs: 20,
+    ...options,
+  });
+  return { provider, server };
+}
+
+const gapMs = (s: FakeOpenAIServer) => s.requests[1].receivedAt - s.requests[0].receivedAt;
+
+describe('OpenAIModelProvider against a local chat-completions server', () => {
+  it('maps a plain reply, its usage and the request it sent', async () => {
+    const { provider, server } = await setup([
+      { body: chatCompletionBody({ content: 'Hi there', usage: { prompt: 30, completion: 4, cached: 16 } }) },
+    ]);
+    const result = await provider.complete({ ...hello, trace: { taskId: 't1', step: 1 } });
+
+    expect(result).toEqual({
+      text: 'Hi there',
+      toolCalls: [],
+      usage: { inputTokens: 30, outputTokens: 4, cachedInputTokens: 16 },
+      finishReason: 'stop',
+      model: 'gpt-fake-2024-01-01',
+    });
+    expect(server.requests).toHaveLength(1);
+    const [request] = server.requests;
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe('Bearer sk-test');
+    // No empty tools array, no trace, streaming explicitly off.
+    expect(request.body).toEqual({ model: 'gpt-test', messages: [{ role: 'user', content: 'Hello' }], stream: false });
+  });
+
+  it('sends tools, tool_choice and tool results, and maps the tool calls it gets back', async () => {
+    const { provider, server } = await setup([
+      {
+        body: chatCompletionBody({
+          toolCalls: [
+            { id: 'call_a', name: 'take_note', arguments: '{"text":"buy milk"}' },
+            { id: 'call_b', name: 'list_history', arguments: '{}' },
+          ],
+        }),
+      },
+    ]);
+    const parameters = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
+    const result = await provider.complete({
+      messages: [
+        { role: 'system', content: 'You are Lomo.' },
+        { role: 'user', content: 'Remember to buy milk' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'take_note', arguments: '{"text":"x"}' }] },
+        { role: 'tool', toolCallId: 'call_0', content: '{"noteId":"n1"}' },
+      ],
+      tools: [
+        { name: 'take_note', description: 'Write a note', parameters },
+        { name: 'list_history', description: 'List history', parameters: { type: 'object', properties: {} } },
+      ],
+      toolChoice: { name: 'take_note' },
+      maxOutputTokens: 256,
+      temperature: 0.2,
+    });
+
+    expect(result.toolCalls).toEqual([
+      { id: 'call_a', name: 'take_note', arguments: '{"text":"buy milk"}' },
+      { id: 'call_b', name: 'list_history', arguments: '{}' },
+    ]);
+    expect(result.finishReason).toBe('tool_calls');
+    expect(result.text).toBe('');
+    expect(server.requests[0].body).toEqual({
+      model: 'gpt-test',
+      stream: false,
+      max_completion_tokens: 256,
+      temperature: 0.2,
+      tools: [
+        { type: 'function', function: { name: 'take_note', description: 'Write a note', parameters } },
+        {
+          type: 'function',
+          function: {
+            name: 'list_history',
+            description: 'List history',
+            parameters: { type: 'object', properties: {} },
+          },
+        },
+      ],
+      tool_choice: { type: 'function', function: { name: 'take_note' } },
+      messages: [
+        { role: 'system', content: 'You are Lomo.' },
+        { role: 'user', content: 'Remember to buy milk' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'take_note', arguments: '{"text":"x"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_0', content: '{"noteId":"n1"}' },
+      ],
+    });
+  });
+
+  it('retries a 429 after the retry-after the server asked for', async () => {
+    const delays: number[] = [];
+    const { provider, server } = await setup(
+      [
+        errorReply(429, 'Rate limit reached', { type: 'requests', headers: { 'retry-after': '1' } }),
+        { body: chatCompletionBody() },
+      ],
+      { onRetry: (_error, _attempt, delayMs) => void delays.push(delayMs) },
+    );
+    await expect(provider.complete(hello)).resolves.toMatchObject({ text: 'ok' });
+    expect(server.requests).toHaveLength(2);
+    expect(delays).toEqual([1000]);
+    expect(gapMs(server)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('caps a long retry-after at maxRetryAfterMs', async () => {
+    const { provider, server } = await setup(
+      [errorReply(429, 'slow down', { headers: { 'retry-after': '60' } }), { body: chatCompletionBody() }],
+      { maxRetryAfterMs: 150 },
+    );
+    await provider.complete(hello);
+    expect(gapMs(server)).toBeGreaterThanOrEqual(140);
+    expect(gapMs(server)).toBeLessThan(1000);
+  });
+
+  it('retries a 500 and succeeds', async () => {
+    const { provider, server } = await setup([
+      errorReply(500, 'The server had an error', { type: 'server_error' }),
+      { body: chatCompletionBody({ content: 'second' }) },
+    ]);
+    await expect(provider.complete(hello)).resolves.toMatchObject({ text: 'second' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives up after maxRetries with the last retriable error', async () => {
+    const busy = errorReply(503, 'overloaded', { type: 'server_error' });
+    const { provider, server } = await setup([busy, busy, busy, busy], { maxRetries: 2 });
+    await expect(provider.complete(hello)).rejects.toMatchObject({ code: 'MODEL_UNAVAILABLE', retriable: true });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry a 400: exactly one request, MODEL_BAD_REQUEST', async () => {
+    const { provider, server } = await setup([
+      errorReply(400, "Invalid 'messages[0].role'", { code: 'invalid_value' }),
+      { body: chatCompletionBody() },
+    ]);
+    const error = await provider.complete(hello).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'MODEL_BAD_REQUEST',
+      retriable: false,
+      details: { status: 400, vendorCode: 'invalid_value' },
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    [401, 'MODEL_AUTH_FAILED', null],
+    [403, 'MODEL_AUTH_FAILED', null],
+    [422, 'MODEL_BAD_REQUEST', null],
+    [429, 'MODEL_RATE_LIMITED', 'insufficient_quota'],
+  ])('does not retry %i: %s (vendor code %s)', async (status, code, vendorCode) => {
+    const { provider, server } = await setup([
+      errorReply(status, 'no', { code: vendorCode }),
+      { body: chatCompletionBody() },
+    ]);
+    await expect(provider.complete(hello)).rejects.toMatchObject({ code, retriable: false });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('aborts a request in flight quickly with MODEL_ABORTED and does not retry it', async () => {
+    const { provider, server } = await setup([{ hang: 'before-headers' }, { body: chatCompletionBody() }]);
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(provider.complete({ ...hello, signal: controller.signal })).rejects.toMatchObject({
+      code: 'MODEL_ABORTED',
+      retriable: false,
+    });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('aborts during the wait before a retry', async () => {
+    const { provider, server } = await setup([errorReply(429, 'wait', { headers: { 'retry-after-ms': '5000' } })]);
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 100);
+    await expect(provider.complete({ ...hello, signal: controller.signal })).rejects.toMatchObject({
+      code: 'MODEL_ABORTED',
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('times out when no headers arrive, retrying the timeout as retriable', async () => {
+    const { provider, server } = await setup([{ hang: 'before-headers' }, { hang: 'before-headers' }], {
+      timeoutMs: 200,
+      maxRetries: 1,
+    });
+    await expect(provider.complete(hello)).rejects.toMatchObject({ code: 'MODEL_TIMEOUT', retriable: true });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('times out when the body stalls after the headers', async () => {
+    const { provider } = await setup([{ hang: 'mid-body' }], { timeoutMs: 200, maxRetries: 0 });
+    const started = Date.now();
+    await expect(provider.complete(hello)).rejects.toMatchObject({ code: 'MODEL_TIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('reports a refused connection as MODEL_UNAVAILABLE', async () => {
+    const { provider, server } = await setup([], { maxRetries: 0 });
+    await server.close();
+    await expect(provider.complete(hello)).rejects.toMatchObject({ code: 'MODEL_UNAVAILABLE', retriable: true });
+  });
+
+  it('rejects a 200 that is not a chat completion as MODEL_INVALID_RESPONSE, without retrying', async () => {
+    const { provider, server } = await setup([{ body: { object: 'list', data: [] } }, { body: chatCompletionBody() }]);
+    await expect(provider.complete(hello)).rejects.toMatchObject({ code: 'MODEL_INVALID_RESPONSE', retriable: false });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describeModelProviderContract('openai (local server)', async () => {
+  const local = await startFakeOpenAIServer(() => ({ body: chatCompletionBody({ content: 'Hello!' }) }));
+  return {
+    provider: new OpenAIModelProvider({ apiKey: 'sk-test', model: 'gpt-test', baseUrl: local.baseUrl }),
+    close: () => local.close(),
+  };
+});
+
+describe('OpenAIModelProvider with dotted tool names', () => {
+  it('sends "notes.create" as "notes__create" (OpenAI allows no dots) and maps the call back', async () => {
+    const { provider, server } = await setup([
+      { body: chatCompletionBody({ toolCalls: [{ id: 'call_1', name: 'notes__create', arguments: '{"text":"x"}' }] }) },
+    ]);
+    const result = await provider.complete({
+      messages: [
+        { role: 'user', content: 'note this' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'notes.list', arguments: '{}' }] },
+        { role: 'tool', toolCallId: 'call_0', content: '[]' },
+      ],
+      tools: [
+        { name: 'notes.create', description: 'Write a note', parameters: { type: 'object', properties: {} } },
+        { name: 'notes.list', description: 'List notes', parameters: { type: 'object', properties: {} } },
+      ],
+      toolChoice: { name: 'notes.create' },
+    });
+    expect(result.toolCalls).toEqual([{ id: 'call_1', name: 'notes.create', arguments: '{"text":"x"}' }]);
+    const body = server.requests[0].body as {
+      tools: { function: { name: string } }[];
+      tool_choice: { function: { name: string } };
+      messages: { tool_calls?: { function: { name: string } }[] }[];
+    };
+    expect(body.tools.map((t) => t.function.name)).toEqual(['notes__create', 'notes__list']);
+    expect(body.tool_choice.function.name).toBe('notes__create');
+    expect(body.messages[1].tool_calls?.[0].function.name).toBe('notes__list');
+  });
+
+  it('refuses two tools whose wire names would collide, before sending anything', async () => {
+    const { provider, server } = await setup([]);
+    const parameters = { type: 'object', properties: {} };
+    await expect(
+      provider.complete({
+        ...hello,
+        tools: [
+          { name: 'a.b', description: 'x', parameters },
+          { name: 'a__b', description: 'y', parameters },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'MODEL_BAD_REQUEST' });
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,109 @@
+import type { CompletionRequest } from '../model-provider.port';
+import { chatCompletionBody } from './fake-openai-server';
+import { toChatCompletionParams } from './openai-request';
+import { fromChatCompletion } from './openai-response';
+
+const wire = { model: 'm', maxTokensParameter: 'max_completion_tokens' } as const;
+const tool = { name: 'take_note', description: 'd', parameters: { type: 'object' } };
+const base: CompletionRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [tool] };
+
+describe('toChatCompletionParams', () => {
+  it('passes string tool choices through and sends max_tokens when configured so', () => {
+    const params = toChatCompletionParams(
+      { ...base, toolChoice: 'required', maxOutputTokens: 9 },
+      { model: 'm', maxTokensParameter: 'max_tokens' },
+    );
+    expect(params).toMatchObject({ tool_choice: 'required', max_tokens: 9 });
+    expect(params).not.toHaveProperty('max_completion_tokens');
+  });
+
+  it('keeps assistant text beside tool calls and omits tool_calls when there are none', () => {
+    const params = toChatCompletionParams(
+      {
+        ...base,
+        messages: [
+          { role: 'assistant', content: 'Let me check', toolCalls: [{ id: 'c1', name: 'take_note', arguments: '{}' }] },
+          { role: 'assistant', content: 'Done', toolCalls: [] },
+        ],
+      },
+      wire,
+    );
+    expect(params.messages[0]).toMatchObject({ content: 'Let me check', tool_calls: [{ id: 'c1' }] });
+    expect(params.messages[1]).toEqual({ role: 'assistant', content: 'Done' });
+  });
+
+  it('refuses a tool choice that cannot be honoured, before anything is sent', () => {
+    expect(() => toChatCompletionParams({ ...base, toolChoice: { name: 'other' } }, wire)).toThrow(
+      expect.objectContaining({ code: 'MODEL_BAD_REQUEST' }),
+    );
+    expect(() => toChatCompletionParams({ ...base, tools: [], toolChoice: 'required' }, wire)).toThrow(
+      expect.objectContaining({ code: 'MODEL_BAD_REQUEST' }),
+    );
+    expect(toChatCompletionParams({ ...base, tools: [], toolChoice: 'none' }, wire)).not.toHaveProperty('tool_choice');
+  });
+});
+
+describe('fromChatCompletion', () => {
+  const call = { id: 'c1', name: 'take_note', arguments: '{"text":"a"}' };
+
+  it.each([
+    ['stop', [], 'stop'],
+    ['length', [], 'length'],
+    ['content_filter', [], 'content_filter'],
+    ['function_call', [call], 'tool_calls'],
+    // Compatible servers that say "stop" beside tool calls: the calls decide.
+    ['stop', [call], 'tool_calls'],
+  ] as const)('maps finish_reason %s with %j calls to %s', (raw, toolCalls, expected) => {
+    expect(fromChatCompletion(chatCompletionBody({ finishReason: raw, toolCalls }), 'm').finishReason).toBe(expected);
+  });
+
+  it('rejects finish_reason tool_calls without any tool call', () => {
+    expect(() => fromChatCompletion(chatCompletionBody({ finishReason: 'tool_calls' }), 'm')).toThrow(
+      expect.objectContaining({ code: 'MODEL_INVALID_RESPONSE' }),
+    );
+  });
+
+  it('tolerates what compatible servers leave out or shape differently', () => {
+    const body = {
+      choices: [
+        {
+          finish_reason: null,
+          message: {
+            content: null,
+            tool_calls: [{ id: 'c9', function: { name: 'take_note', arguments: { text: 'x' } } }],
+          },
+        },
+      ],
+    };
+    expect(fromChatCompletion(body, 'local-model')).toEqual({
+      text: '',
+      toolCalls: [{ id: 'c9', name: 'take_note', arguments: '{"text":"x"}' }],
+      usage: { inputTokens: 0, outputTokens: 0 },
+      finishReason: 'tool_calls',
+      model: 'local-model',
+    });
+  });
+
+  it('surfaces a refusal as the reply text', () => {
+    const body = {
+      choices: [{ finish_reason: 'stop', message: { content: null, refusal: 'I cannot help with that.' } }],
+    };
+    expect(fromChatCompletion(body, 'm').text).toBe('I cannot help with that.');
+  });
+
+  const customToolCall = {
+    choices: [
+      {
+        finish_reason: 'tool_calls',
+        message: { tool_calls: [{ id: 'x', type: 'custom', custom: { name: 'n', input: '' } }] },
+      },
+    ],
+  };
+  it.each([
+    ['an HTML error page', '<html>502</html>'],
+    ['no choices', { choices: [] }],
+    ['a custom (non-function) tool call', customToolCall],
+  ])('rejects %s as MODEL_INVALID_RESPONSE', (_label, body) => {
+    expect(() => fromChatCompletion(body, 'm')).toThrow(expect.objectContaining({ code: 'MODEL_INVALID_RESPONSE' }));
+  });
+});
