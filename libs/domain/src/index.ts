@@ -1,1 +1,3 @@
 export * from './decider';
+export * from './task';
+export * from './turn';

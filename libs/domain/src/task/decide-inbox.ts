@@ -1,0 +1,86 @@
+import { DomainError } from '../decider';
+import type {
+  ClaimInboxItems,
+  DeliverMessage,
+  ReleaseClaims,
+  ReplaceInboxItem,
+  WithdrawInboxItem,
+} from './task-commands';
+import { TaskErrors } from './task-errors';
+import type { TaskEvent } from './task-events';
+import { activeTurn, existing, invalid, notFinal, runnable } from './task-guards';
+import { claimFor, standingClaims, unclaimedItems } from './task-queries';
+import type { ExistingTask, InboxItem, TaskState } from './task-state';
+
+/** The contract caps one claim at 100 items; the rest wait for the next step. */
+export const MAX_ITEMS_PER_CLAIM = 100;
+
+/**
+ * Delivery is idempotent on the item (= message) id, checked before the status: a redelivery
+ * that repairs a crash must succeed even if the task stopped meanwhile. A new message to a
+ * stopped, completed or archived task is refused (TASK_STOPPED / TASK_CLOSED) so the router can
+ * tell the person, instead of filling an inbox nothing will read. A paused task takes deliveries.
+ */
+export function deliverMessage(command: DeliverMessage, state: TaskState): TaskEvent[] {
+  const task = existing(state);
+  if (task.inbox[command.itemId]) return [];
+  notFinal(task);
+  const { itemId, text, language } = command;
+  return [{ type: 'MessageDeliveredToInbox', data: { itemId, messageId: itemId, text, language } }];
+}
+
+function unclaimedItem(task: ExistingTask, itemId: string): InboxItem {
+  const item = task.inbox[itemId];
+  if (!item) throw new DomainError(TaskErrors.INBOX_ITEM_NOT_FOUND, `No inbox item ${itemId}`);
+  if (item.status === 'claimed')
+    throw new DomainError(
+      TaskErrors.INBOX_ITEM_CLAIMED,
+      `Inbox item ${itemId} was claimed by turn ${item.claimedBy?.turnId} step ${item.claimedBy?.step}`,
+    );
+  if (item.status === 'withdrawn')
+    throw new DomainError(TaskErrors.INBOX_ITEM_WITHDRAWN, `Inbox item ${itemId} was withdrawn`);
+  return item;
+}
+
+export function withdrawInboxItem(command: WithdrawInboxItem, state: TaskState): TaskEvent[] {
+  const task = notFinal(state);
+  const item = task.inbox[command.itemId];
+  if (item?.status === 'withdrawn') return [];
+  unclaimedItem(task, command.itemId);
+  return [{ type: 'InboxItemWithdrawn', data: { itemId: command.itemId, by: command.by } }];
+}
+
+export function replaceInboxItem(command: ReplaceInboxItem, state: TaskState): TaskEvent[] {
+  const item = unclaimedItem(notFinal(state), command.itemId);
+  if (item.text === command.text && item.language === command.language) return [];
+  const { itemId, text, language, by } = command;
+  return [{ type: 'InboxItemReplaced', data: { itemId, text, language, by } }];
+}
+
+/**
+ * A step claims before it builds its context, so a message that arrives during the model call is
+ * left for the next step. A takeover of the same step finds the standing claim and reuses it.
+ */
+export function claimInboxItems(command: ClaimInboxItems, state: TaskState): TaskEvent[] {
+  if (!Number.isInteger(command.step) || command.step < 1) invalid('step is a positive integer');
+  const task = runnable(state);
+  activeTurn(task, command.turnId);
+  if (claimFor(task, command.turnId, command.step)) return [];
+  const itemIds = unclaimedItems(task)
+    .slice(0, MAX_ITEMS_PER_CLAIM)
+    .map((i) => i.itemId);
+  if (itemIds.length === 0) return [];
+  return [{ type: 'InboxItemsClaimed', data: { turnId: command.turnId, step: command.step, itemIds } }];
+}
+
+/**
+ * Releasing is bookkeeping that keeps messages from being lost, so it is allowed in any status,
+ * stopped included, and for a turn that is no longer active.
+ */
+export function releaseClaims(command: ReleaseClaims, state: TaskState): TaskEvent[] {
+  const task = existing(state);
+  return standingClaims(task, command.turnId, command.step).map((claim) => ({
+    type: 'InboxItemsReleased',
+    data: { turnId: claim.turnId, step: claim.step, itemIds: [...claim.itemIds], reason: command.reason },
+  }));
+}

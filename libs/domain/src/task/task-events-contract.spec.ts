@@ -1,0 +1,245 @@
+import fc from 'fast-check';
+import { eventRegistry } from '@lomo/contracts';
+import { DomainError } from '../decider';
+import { taskDecider } from './task-decider';
+import type {
+  ApprovePlanBudget,
+  ArchiveTask,
+  ChangeAutonomy,
+  ChangeChecklistItem,
+  ClaimInboxItems,
+  CloseTurn,
+  CompleteTask,
+  CreateTask,
+  DeliverMessage,
+  NoticeArtifactChange,
+  OpenCheckpoint,
+  OpenTurn,
+  PauseTask,
+  PlanChecklist,
+  ReleaseClaims,
+  ReplaceInboxItem,
+  ResolveCheckpoint,
+  ResumeTask,
+  StopTask,
+  TaskCommand,
+  UpdateBrief,
+  UpgradeTask,
+  WithdrawInboxItem,
+} from './task-commands';
+import { taskEventTypes, type TaskEvent } from './task-events';
+import type { TaskState } from './task-state';
+import { callOf, ids, person, system } from './task.fixtures';
+
+// Random command sequences over a small pool of ids, so the commands collide often: every event
+// the decider produces must parse with its contract schema, and the inbox invariants must hold
+// after every step, whatever the order.
+const turns = [ids.turn1, ids.turn2];
+const items = [ids.item1, ids.item2, ids.item3];
+const checkpoints = [ids.checkpoint, ids.checkpoint2];
+const calls = [callOf(ids.turn1, 1, 0), callOf(ids.turn1, 2, 0), callOf(ids.turn2, 1, 0)];
+const step = fc.integer({ min: 1, max: 3 });
+const actor = fc.constantFrom(person, system);
+
+const weighted = (weight: number, arbitrary: fc.Arbitrary<TaskCommand>) => ({ weight, arbitrary });
+const cmd = <C extends TaskCommand>(fields: { [K in keyof C]: fc.Arbitrary<C[K]> }) =>
+  fc.record(fields) as fc.Arbitrary<TaskCommand>;
+
+// Final commands (stop, complete, archive) are rare so that sequences get far enough to claim.
+const create = cmd<CreateTask>({
+  type: fc.constant('CreateTask'),
+  taskId: fc.constant(ids.task),
+  kind: fc.constantFrom('lightweight', 'persistent'),
+  goal: fc.constant('Design a poster'),
+  language: fc.constantFrom('en', 'zh-Hans'),
+  originMessageId: fc.constant(ids.origin),
+});
+
+const command: fc.Arbitrary<TaskCommand> = fc.oneof(
+  weighted(
+    1,
+    cmd<CreateTask>({
+      type: fc.constant('CreateTask'),
+      taskId: fc.constant(ids.task),
+      kind: fc.constantFrom('lightweight', 'persistent'),
+      goal: fc.constant('Design a poster'),
+      language: fc.constantFrom('en', 'zh-Hans'),
+      originMessageId: fc.constant(ids.origin),
+    }),
+  ),
+  weighted(
+    6,
+    cmd<DeliverMessage>({
+      type: fc.constant('DeliverMessage'),
+      itemId: fc.constantFrom(...items),
+      text: fc.constantFrom('hello', 'a blue one'),
+      language: fc.constant('en'),
+    }),
+  ),
+  weighted(
+    2,
+    cmd<WithdrawInboxItem>({
+      type: fc.constant('WithdrawInboxItem'),
+      itemId: fc.constantFrom(...items),
+      by: fc.constant('u1'),
+    }),
+  ),
+  weighted(
+    2,
+    cmd<ReplaceInboxItem>({
+      type: fc.constant('ReplaceInboxItem'),
+      itemId: fc.constantFrom(...items),
+      text: fc.constantFrom('red', 'green'),
+      language: fc.constant('en'),
+      by: fc.constant('u1'),
+    }),
+  ),
+  weighted(8, cmd<ClaimInboxItems>({ type: fc.constant('ClaimInboxItems'), turnId: fc.constantFrom(...turns), step })),
+  weighted(
+    4,
+    cmd<ReleaseClaims>({
+      type: fc.constant('ReleaseClaims'),
+      turnId: fc.constantFrom(...turns),
+      step,
+      reason: fc.constantFrom('turn_cancelled', 'turn_failed', 'step_abandoned'),
+    }),
+  ),
+  weighted(
+    6,
+    cmd<OpenTurn>({
+      type: fc.constant('OpenTurn'),
+      turnId: fc.constantFrom(...turns),
+      reason: fc.constantFrom('message', 'watchdog'),
+    }),
+  ),
+  weighted(
+    3,
+    cmd<CloseTurn>({
+      type: fc.constant('CloseTurn'),
+      turnId: fc.constantFrom(...turns),
+      outcome: fc.constantFrom('completed', 'cancelled'),
+    }),
+  ),
+  weighted(
+    3,
+    cmd<OpenCheckpoint>({
+      type: fc.constant('OpenCheckpoint'),
+      checkpointId: fc.constantFrom(...checkpoints),
+      turnId: fc.constantFrom(...turns),
+      kind: fc.constantFrom('approval', 'question'),
+      callId: fc.constantFrom(...calls),
+      question: fc.constant('May I?'),
+    }),
+  ),
+  weighted(
+    4,
+    cmd<ResolveCheckpoint>({
+      type: fc.constant('ResolveCheckpoint'),
+      checkpointId: fc.constantFrom(...checkpoints),
+      decision: fc.constantFrom('approve', 'reject', 'answer'),
+      callId: fc.constantFrom(...calls),
+      answer: fc.constant('yes'),
+      resolvedBy: fc.constant('u1'),
+    }),
+  ),
+  weighted(1, cmd<PauseTask>({ type: fc.constant('PauseTask'), by: actor })),
+  weighted(2, cmd<ResumeTask>({ type: fc.constant('ResumeTask'), by: actor })),
+  weighted(1, cmd<StopTask>({ type: fc.constant('StopTask'), by: actor, cancelledTurnId: fc.constantFrom(...turns) })),
+  weighted(1, cmd<CompleteTask>({ type: fc.constant('CompleteTask') })),
+  weighted(1, cmd<ArchiveTask>({ type: fc.constant('ArchiveTask'), by: actor })),
+  weighted(
+    1,
+    cmd<ChangeAutonomy>({
+      type: fc.constant('ChangeAutonomy'),
+      level: fc.constantFrom('manual', 'autonomous'),
+      by: fc.constant('u1'),
+    }),
+  ),
+  weighted(1, cmd<UpgradeTask>({ type: fc.constant('UpgradeTask'), reason: fc.constant('bigger') })),
+  weighted(1, cmd<UpdateBrief>({ type: fc.constant('UpdateBrief'), brief: fc.constantFrom('A3', 'A4'), by: actor })),
+  weighted(
+    1,
+    cmd<PlanChecklist>({
+      type: fc.constant('PlanChecklist'),
+      items: fc.constant([{ itemId: 'draft', title: 'Draft', dependsOn: [] }]),
+    }),
+  ),
+  weighted(
+    1,
+    cmd<ChangeChecklistItem>({
+      type: fc.constant('ChangeChecklistItem'),
+      itemId: fc.constant('draft'),
+      status: fc.constantFrom('in_progress', 'done'),
+    }),
+  ),
+  weighted(
+    1,
+    cmd<ApprovePlanBudget>({
+      type: fc.constant('ApprovePlanBudget'),
+      budgetId: fc.constant(ids.checkpoint),
+      amountMinor: fc.constant(500),
+      currency: fc.constant('EUR'),
+      approvedBy: fc.constant('u1'),
+    }),
+  ),
+  weighted(
+    1,
+    cmd<NoticeArtifactChange>({
+      type: fc.constant('NoticeArtifactChange'),
+      artifactId: fc.constant(ids.item3),
+      version: fc.integer({ min: 1, max: 3 }),
+      by: actor,
+    }),
+  ),
+);
+
+function assertInboxInvariants(state: TaskState): void {
+  if (state.status === 'none') return;
+  const standing = Object.values(state.claims).filter((c) => !c.released);
+  const claimedIds = standing.flatMap((c) => c.itemIds);
+  // One standing claim per item, and only claimed items are in one.
+  expect(new Set(claimedIds).size).toBe(claimedIds.length);
+  for (const item of Object.values(state.inbox)) {
+    expect(item.status === 'claimed').toBe(claimedIds.includes(item.itemId));
+  }
+}
+
+describe('task decider: every decided event matches its contract', () => {
+  it('lists exactly the task-stream events of the registry', () => {
+    const registered = eventRegistry
+      .all()
+      .filter((d) => d.category === 'task')
+      .map((d) => d.type);
+    expect([...taskEventTypes].sort()).toEqual([...registered].sort());
+  });
+
+  it('random command sequences produce only valid events and keep the inbox invariants', () => {
+    const produced = new Set<string>();
+    fc.assert(
+      fc.property(create, fc.array(command, { minLength: 5, maxLength: 60, size: 'max' }), (first, rest) => {
+        let state = taskDecider.initialState();
+        const commands = [first, ...rest];
+        for (const next of commands) {
+          let events: TaskEvent[] = [];
+          try {
+            events = taskDecider.decide(next, state);
+          } catch (e) {
+            // Refusals are typed, never crashes.
+            expect(e).toBeInstanceOf(DomainError);
+            continue;
+          }
+          for (const event of events) {
+            const parsed = eventRegistry.get(event.type)?.schema.safeParse(event.data);
+            expect({ type: event.type, issues: parsed?.error?.issues ?? [] }).toEqual({ type: event.type, issues: [] });
+            produced.add(event.type);
+            state = taskDecider.evolve(state, event);
+          }
+          assertInboxInvariants(state);
+        }
+      }),
+      { numRuns: 400, seed: 4 },
+    );
+    // The sequences reach every event type, so the schema check covered them all.
+    expect([...produced].sort()).toEqual([...taskEventTypes].sort());
+  });
+});

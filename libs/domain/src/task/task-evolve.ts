@@ -1,0 +1,176 @@
+import { assertNever } from '../decider';
+import type { TaskEvent } from './task-events';
+import { claimKey, type ExistingTask, type InboxItem, type TaskBody, type TaskState } from './task-state';
+
+/** `active` and `waiting` follow from whether a checkpoint is open; other statuses are kept. */
+function settle(task: ExistingTask): ExistingTask {
+  if (task.status !== 'active' && task.status !== 'waiting') return task;
+  const waiting = Object.values(task.checkpoints).some((c) => c.resolution === null);
+  return { ...task, status: waiting ? 'waiting' : 'active' };
+}
+
+function withItems(task: ExistingTask, itemIds: readonly string[], change: (item: InboxItem) => InboxItem) {
+  const inbox = { ...task.inbox };
+  for (const id of itemIds) {
+    const item = inbox[id];
+    if (item) inbox[id] = change(item);
+  }
+  return inbox;
+}
+
+function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ExistingTask {
+  const body: TaskBody = {
+    ...event.data,
+    inbox: {},
+    claims: {},
+    activeTurnId: null,
+    lastClosedTurn: null,
+    checkpoints: {},
+    approvals: {},
+    autonomy: 'assisted',
+    brief: null,
+    checklist: [],
+    budgets: [],
+    artifacts: {},
+    stoppedBy: null,
+    summary: null,
+  };
+  return { ...body, status: 'active' };
+}
+
+/**
+ * Folds one task event. Events were validated when they were decided or read, so evolve trusts
+ * them; an event for a task that does not exist yet (other than TaskCreated) leaves the state as is.
+ */
+export function evolveTask(state: TaskState, event: TaskEvent): TaskState {
+  if (event.type === 'TaskCreated') return state.status === 'none' ? created(event) : state;
+  if (state.status === 'none') return state;
+  return settle(evolveExisting(state, event));
+}
+
+function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'TaskCreated' }>): ExistingTask {
+  switch (event.type) {
+    case 'TaskUpgraded':
+      return { ...task, kind: event.data.to };
+    case 'BriefUpdated':
+      return { ...task, brief: { version: event.data.version, text: event.data.brief } };
+    case 'ChecklistPlanned':
+      return {
+        ...task,
+        checklist: event.data.items.map((i) => ({ ...i, status: 'pending' as const, note: null })),
+      };
+    case 'ChecklistItemChanged':
+      return {
+        ...task,
+        checklist: task.checklist.map((i) =>
+          i.itemId === event.data.itemId ? { ...i, status: event.data.status, note: event.data.note ?? i.note } : i,
+        ),
+      };
+    case 'MessageDeliveredToInbox': {
+      const { itemId, messageId, text, language } = event.data;
+      const item: InboxItem = {
+        itemId,
+        messageId,
+        text,
+        language,
+        status: 'delivered',
+        claimedBy: null,
+        replacements: 0,
+      };
+      return { ...task, inbox: { ...task.inbox, [itemId]: item } };
+    }
+    case 'InboxItemWithdrawn':
+      return { ...task, inbox: withItems(task, [event.data.itemId], (i) => ({ ...i, status: 'withdrawn' })) };
+    case 'InboxItemReplaced': {
+      const { text, language } = event.data;
+      return {
+        ...task,
+        inbox: withItems(task, [event.data.itemId], (i) => ({
+          ...i,
+          text,
+          language,
+          replacements: i.replacements + 1,
+        })),
+      };
+    }
+    case 'InboxItemsClaimed': {
+      const { turnId, step, itemIds } = event.data;
+      return {
+        ...task,
+        inbox: withItems(task, itemIds, (i) => ({ ...i, status: 'claimed', claimedBy: { turnId, step } })),
+        claims: { ...task.claims, [claimKey(turnId, step)]: { turnId, step, itemIds, released: false } },
+      };
+    }
+    case 'InboxItemsReleased': {
+      const { turnId, step, itemIds } = event.data;
+      const key = claimKey(turnId, step);
+      const claim = task.claims[key];
+      return {
+        ...task,
+        inbox: withItems(task, itemIds, (i) => ({ ...i, status: 'delivered', claimedBy: null })),
+        claims: claim ? { ...task.claims, [key]: { ...claim, released: true } } : task.claims,
+      };
+    }
+    case 'TurnOpened':
+      return { ...task, activeTurnId: event.data.turnId };
+    case 'TurnClosed':
+      return {
+        ...task,
+        activeTurnId: task.activeTurnId === event.data.turnId ? null : task.activeTurnId,
+        lastClosedTurn: { ...event.data },
+      };
+    case 'CheckpointOpened': {
+      const { checkpointId, turnId, kind, callId, question } = event.data;
+      return {
+        ...task,
+        checkpoints: {
+          ...task.checkpoints,
+          [checkpointId]: { checkpointId, turnId, kind, callId: callId ?? null, question, resolution: null },
+        },
+      };
+    }
+    case 'CheckpointResolved':
+      return resolved(task, event.data);
+    case 'AutonomyChanged':
+      return { ...task, autonomy: event.data.level };
+    case 'PlanBudgetApproved':
+      return { ...task, budgets: [...task.budgets, event.data] };
+    case 'TaskPaused':
+      return { ...task, status: 'paused' };
+    case 'TaskResumed':
+      // settle() turns this into `waiting` when a checkpoint is still open.
+      return { ...task, status: 'active' };
+    case 'TaskStopped':
+      return {
+        ...task,
+        status: 'stopped',
+        stoppedBy: event.data.by,
+        activeTurnId: null,
+        lastClosedTurn: task.activeTurnId ? { turnId: task.activeTurnId, outcome: 'cancelled' } : task.lastClosedTurn,
+      };
+    case 'TaskCompleted':
+      return { ...task, status: 'completed', summary: event.data.summary ?? task.summary };
+    case 'TaskArchived':
+      return { ...task, status: 'archived' };
+    case 'ArtifactChangeNoticed':
+      return { ...task, artifacts: { ...task.artifacts, [event.data.artifactId]: event.data.version } };
+    default:
+      return assertNever(event, 'task event');
+  }
+}
+
+function resolved(task: ExistingTask, data: Extract<TaskEvent, { type: 'CheckpointResolved' }>['data']): ExistingTask {
+  const checkpoint = task.checkpoints[data.checkpointId];
+  if (!checkpoint) return task;
+  const resolution = { decision: data.decision, answer: data.answer ?? null, resolvedBy: data.resolvedBy };
+  const checkpoints = { ...task.checkpoints, [data.checkpointId]: { ...checkpoint, resolution } };
+  const callId = checkpoint.kind === 'approval' ? checkpoint.callId : null;
+  if (callId === null || data.decision === 'answer') return { ...task, checkpoints };
+  const approval = {
+    callId,
+    checkpointId: data.checkpointId,
+    decision: data.decision,
+    resolvedBy: data.resolvedBy,
+  };
+  return { ...task, checkpoints, approvals: { ...task.approvals, [callId]: approval } };
+}

@@ -1,0 +1,51 @@
+import { claimKey, type InboxClaim, type InboxItem, type TaskState } from './task-state';
+
+/** Delivered items no step has claimed, in delivery order. */
+export function unclaimedItems(state: TaskState): InboxItem[] {
+  if (state.status === 'none') return [];
+  return Object.values(state.inbox).filter((i) => i.status === 'delivered');
+}
+
+/** The standing (unreleased) claim of this turn and step, if any: a takeover reuses it. */
+export function claimFor(state: TaskState, turnId: string, step: number): InboxClaim | undefined {
+  if (state.status === 'none') return undefined;
+  const claim = state.claims[claimKey(turnId, step)];
+  return claim && !claim.released ? claim : undefined;
+}
+
+/** The items of a standing claim, with their current text. */
+export function claimedItems(state: TaskState, turnId: string, step: number): InboxItem[] {
+  const claim = claimFor(state, turnId, step);
+  if (!claim || state.status === 'none') return [];
+  return claim.itemIds.flatMap((id) => (state.inbox[id] ? [state.inbox[id]] : []));
+}
+
+/** Standing claims of a turn from `fromStep` on: what a cancelled or failed turn must release. */
+export function standingClaims(state: TaskState, turnId: string, fromStep = 1): InboxClaim[] {
+  if (state.status === 'none') return [];
+  return Object.values(state.claims).filter((c) => c.turnId === turnId && c.step >= fromStep && !c.released);
+}
+
+/** True only when a recorded CheckpointResolved approved exactly this call id. */
+export function isApproved(state: TaskState, callId: string): boolean {
+  return state.status !== 'none' && state.approvals[callId]?.decision === 'approve';
+}
+
+export function isRejected(state: TaskState, callId: string): boolean {
+  return state.status !== 'none' && state.approvals[callId]?.decision === 'reject';
+}
+
+/** An open approval checkpoint for this call, so the runtime does not open a second one. */
+export function openCheckpointFor(state: TaskState, callId: string) {
+  if (state.status === 'none') return undefined;
+  return Object.values(state.checkpoints).find((c) => c.callId === callId && c.resolution === null);
+}
+
+/** Whether a turn may run now: the task exists and is active or waiting (not paused or final). */
+export const isRunnable = (state: TaskState) => state.status === 'active' || state.status === 'waiting';
+
+/** Stopped, completed or archived: nothing restarts it. */
+export const isFinal = (state: TaskState) =>
+  state.status === 'stopped' || state.status === 'completed' || state.status === 'archived';
+
+export const activeTurnOf = (state: TaskState): string | null => (state.status === 'none' ? null : state.activeTurnId);

@@ -1,0 +1,23 @@
+import type { EventDataMap } from '@lomo/contracts';
+
+/** Every event of a `turn-{turnId}` stream, named exactly as in the contracts registry. */
+export const turnEventTypes = [
+  'TurnStarted',
+  'TurnLeased',
+  'TurnLeaseRenewed',
+  'ModelStepCommitted',
+  'ToolCallStarted',
+  'ToolCallCompleted',
+  'ToolCallOutcomeUnknown',
+  'TurnWaiting',
+  'TurnResumed',
+  'TurnCompleted',
+  'TurnFailed',
+  'TurnCancelled',
+] as const;
+
+export type TurnEventType = (typeof turnEventTypes)[number];
+
+export type TurnEventOf<T extends TurnEventType> = { type: T; data: EventDataMap[T] };
+
+export type TurnEvent = { [T in TurnEventType]: TurnEventOf<T> }[TurnEventType];
