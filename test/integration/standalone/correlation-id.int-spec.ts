@@ -73,28 +73,55 @@ describe('correlation id: from a command to its events, the relayed messages and
       }),
     );
 
-    const events = await store.readStream(first.streamId);
-    expect(events.map((e) => [e.metadata.eventId, e.metadata.correlationId])).toEqual([
+    // The router reacts to each message: the decision, the task and the delivery it writes are
+    // caused by the command too, so they carry its correlation id.
+    const causedBy = async (correlationId: string) =>
+      (await store.readAll()).filter((e) => e.metadata.correlationId === correlationId);
+    await waitFor(
+      async () => (await causedBy('corr-poster-1')).length >= 4,
+      'the router to act on the first message',
+      10_000,
+    );
+    await waitFor(
+      async () => (await causedBy('corr-poster-2')).length >= 4,
+      'the router to act on the second message',
+      10_000,
+    );
+    for (const [messageId, correlationId] of [
       [first.messageId, 'corr-poster-1'],
       [second.messageId, 'corr-poster-2'],
-    ]);
+    ]) {
+      const caused = await causedBy(correlationId);
+      expect(caused.map((e) => e.type)).toEqual([
+        'UserMessageReceived',
+        'RoutingDecided',
+        'TaskCreated',
+        'MessageDeliveredToInbox',
+      ]);
+      expect(caused[0].metadata.eventId).toBe(messageId);
+      // Everything after the message names the message's event as its cause.
+      for (const e of caused.slice(1)) expect(e.metadata.causationId).toBe(messageId);
+    }
 
-    await waitFor(() => received.length >= 2, 'both events relayed', 10_000);
+    await waitFor(() => received.length >= 4, 'the main-stream events relayed', 10_000);
     await consumer.stop();
+    for (const message of received) {
+      const meta = message.value.metadata as { correlationId: string; eventId: string };
+      expect(message.headers[RelayHeaders.correlationId]).toBe(meta.correlationId);
+    }
     const byEvent = new Map(received.map((m) => [m.headers[RelayHeaders.eventId], m]));
     expect(byEvent.get(first.messageId)?.headers[RelayHeaders.correlationId]).toBe('corr-poster-1');
     expect(byEvent.get(second.messageId)?.headers[RelayHeaders.correlationId]).toBe('corr-poster-2');
-    expect((byEvent.get(first.messageId)?.value.metadata as { correlationId: string }).correlationId).toBe(
-      'corr-poster-1',
-    );
 
-    // Log lines about each event: the command handler's and the downstream consumer's.
+    // Log lines about each message: the command handler's, the router's and the probe consumer's.
     for (const [messageId, correlationId] of [
       [first.messageId, 'corr-poster-1'],
       [second.messageId, 'corr-poster-2'],
     ]) {
       const lines = logs.lines.filter((l) => l.messageId === messageId || l.eventId === messageId);
-      expect(lines.map((l) => l.msg).sort()).toEqual(['probe consumed a relayed event', 'user message received']);
+      expect(lines.map((l) => l.msg)).toEqual(
+        expect.arrayContaining(['user message received', 'message routed', 'probe consumed a relayed event']),
+      );
       for (const line of lines) expect(line.correlationId).toBe(correlationId);
     }
     const consumed = logs.lines.find((l) => l.eventId === first.messageId);
