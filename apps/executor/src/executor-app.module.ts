@@ -1,0 +1,18 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { LomoConfig } from '@lomo/config';
+import { PlatformModule, type PlatformOptions } from '@lomo/platform';
+import { ExecutorModule, type ExecutorModuleOptions } from './executor.module';
+
+/** The executor as a process of its own (distributed mode): the platform plus the runtime. */
+@Module({})
+export class ExecutorAppModule {
+  static register(
+    config: LomoConfig,
+    options: PlatformOptions & { executor?: ExecutorModuleOptions } = {},
+  ): DynamicModule {
+    return {
+      module: ExecutorAppModule,
+      imports: [PlatformModule.forRoot(config, options), ExecutorModule.register(options.executor)],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export const EXECUTOR_RUNTIME = Symbol('EXECUTOR_RUNTIME');
+export const RUNTIME_OPTIONS = Symbol('RUNTIME_OPTIONS');
+export const STARTER_TOOLS = Symbol('STARTER_TOOLS');

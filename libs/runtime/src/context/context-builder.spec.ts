@@ -1,0 +1,103 @@
+import { fold, taskDecider, turnDecider, type ExistingTask, type ExistingTurn, type TurnEvent } from '@lomo/domain';
+import type { BlobRef, BlobStore } from '@lomo/blobs';
+import { createHash } from 'node:crypto';
+import { ITEM, callOf, created, leased, started, step } from '../process/plan-turn.fixtures';
+import { ContextBuilder } from './context-builder';
+import { PromptArchive } from './prompt-archive';
+import { SYSTEM_RULES } from './system-rules';
+
+const tools = [{ name: 'notes.list', description: 'List notes', parameters: { type: 'object' } }];
+const task = fold(taskDecider, created) as ExistingTask;
+
+function turnWith(steps: number): ExistingTurn {
+  const events: TurnEvent[] = [...started, leased()];
+  for (let n = 1; n <= steps; n += 1) {
+    events.push(step(n, [{ tool: 'notes.list' }], n === 1 ? [ITEM] : []));
+    events.push({
+      type: 'ToolCallStarted',
+      data: { callId: callOf(n, 0), tool: 'notes.list', idempotencyKey: callOf(n, 0), attempt: 1 },
+    });
+    events.push({ type: 'ToolCallCompleted', data: { callId: callOf(n, 0), status: 'ok', result: { n } } });
+  }
+  return fold(turnDecider, events) as ExistingTurn;
+}
+
+describe('ContextBuilder', () => {
+  it('puts rules first, then the task, then history with each result, then the claimed items', () => {
+    const prompt = new ContextBuilder(8).build({ task, turn: turnWith(1), step: 2, claimed: [], tools });
+    expect(prompt.messages).toEqual([
+      { role: 'system', content: SYSTEM_RULES },
+      { role: 'system', content: expect.stringContaining('Task goal: g') },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'reply 1', toolCalls: [{ id: callOf(1, 0), name: 'notes.list', arguments: '{}' }] },
+      { role: 'tool', toolCallId: callOf(1, 0), content: '{"ok":true,"result":{"n":1}}' },
+    ]);
+    expect(prompt.tools).toBe(tools);
+  });
+
+  it('renders only the last steps of a long turn, so a prompt does not grow with the turn', () => {
+    const builder = new ContextBuilder(3);
+    const early = builder.build({ task, turn: turnWith(4), step: 5, claimed: [], tools });
+    const late = builder.build({ task, turn: turnWith(300), step: 301, claimed: [], tools });
+    expect(late.messages).toHaveLength(early.messages.length);
+    expect(late.messages[1].content).toContain('297 earlier step(s)');
+    expect(late.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([
+      'reply 298',
+      'reply 299',
+      'reply 300',
+    ]);
+  });
+
+  it('tells the model when a call’s outcome is unknown', () => {
+    const turn = fold(turnDecider, [
+      ...started,
+      leased(),
+      step(1, [{ tool: 'notes.append_line' }]),
+      {
+        type: 'ToolCallStarted',
+        data: { callId: callOf(1, 0), tool: 'notes.append_line', idempotencyKey: callOf(1, 0), attempt: 1 },
+      },
+      {
+        type: 'ToolCallOutcomeUnknown',
+        data: { callId: callOf(1, 0), reason: 'started_without_result_not_idempotent' },
+      },
+    ]) as ExistingTurn;
+    const prompt = new ContextBuilder(8).build({ task, turn, step: 2, claimed: [], tools });
+    expect(JSON.parse(prompt.messages.at(-1)!.content)).toMatchObject({ ok: false, outcome: 'unknown' });
+  });
+});
+
+class MemoryBlobs implements BlobStore {
+  readonly puts: string[] = [];
+  private readonly blobs = new Map<string, Buffer>();
+  async put(content: Buffer | string, contentType: string): Promise<BlobRef> {
+    const bytes = Buffer.from(content);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    this.blobs.set(hash, bytes);
+    this.puts.push(contentType);
+    return { hash, bytes: bytes.length, contentType };
+  }
+  async get(hash: string) {
+    return this.blobs.get(hash);
+  }
+  async has(hash: string) {
+    return this.blobs.has(hash);
+  }
+  async delete(hash: string) {
+    return this.blobs.delete(hash);
+  }
+}
+
+describe('PromptArchive', () => {
+  it('stores the shared prefix once and reads every prompt back exactly', async () => {
+    const blobs = new MemoryBlobs();
+    const archive = new PromptArchive(blobs);
+    const builder = new ContextBuilder(8);
+    const first = builder.build({ task, turn: turnWith(1), step: 2, claimed: [], tools });
+    const second = builder.build({ task, turn: turnWith(2), step: 3, claimed: [], tools });
+    const [a, b] = [await archive.store(first), await archive.store(second)];
+    expect(await archive.load(a)).toEqual(first);
+    expect(await archive.load(b)).toEqual(second);
+    expect(blobs.puts.filter((t) => t.includes('prefix'))).toHaveLength(1);
+  });
+});

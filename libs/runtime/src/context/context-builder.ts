@@ -1,0 +1,68 @@
+import type { ExistingTask, ExistingTurn, InboxItem } from '@lomo/domain';
+import type { ChatMessage, ToolSpec } from '@lomo/llm';
+import { renderCallOutcome } from './render-call-outcome';
+import { SYSTEM_RULES } from './system-rules';
+
+export interface ContextInput {
+  task: ExistingTask;
+  turn: ExistingTurn;
+  /** The step being built (one after the last committed step). */
+  step: number;
+  /** Items this step claimed, in claim order. */
+  claimed: readonly InboxItem[];
+  tools: readonly ToolSpec[];
+}
+
+/** Exactly what the model is sent for one step; it is also what gets archived. */
+export interface Prompt {
+  messages: ChatMessage[];
+  tools: readonly ToolSpec[];
+}
+
+/**
+ * Builds a step's prompt in cache-friendly order: system rules and tool specs (identical for
+ * every step), then the task's goal and state (stable within a turn), then recent history, then
+ * this step's claimed items. Only the last `historySteps` steps are rendered, and each is found
+ * by index, so building step 1 000 costs what building step 10 does.
+ */
+export class ContextBuilder {
+  constructor(private readonly historySteps: number) {}
+
+  build(input: ContextInput): Prompt {
+    const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_RULES }];
+    const first = Math.max(1, input.step - this.historySteps);
+    messages.push({ role: 'system', content: describeTask(input.task, first - 1) });
+    for (let s = first; s < input.step; s += 1) this.renderStep(input, s, messages);
+    for (const item of input.claimed) messages.push({ role: 'user', content: item.text });
+    return { messages, tools: input.tools };
+  }
+
+  private renderStep({ task, turn }: ContextInput, step: number, out: ChatMessage[]): void {
+    const committed = turn.steps[step - 1];
+    if (committed === undefined) return;
+    for (const itemId of committed.consumedItemIds) {
+      const item = task.inbox[itemId];
+      if (item !== undefined) out.push({ role: 'user', content: item.text });
+    }
+    const calls = committed.callIds.flatMap((id) => (turn.calls[id] ? [turn.calls[id]] : []));
+    out.push({
+      role: 'assistant',
+      content: committed.reply,
+      ...(calls.length > 0
+        ? { toolCalls: calls.map((c) => ({ id: c.callId, name: c.tool, arguments: JSON.stringify(c.arguments) })) }
+        : {}),
+    });
+    for (const call of calls) out.push({ role: 'tool', toolCallId: call.callId, content: renderCallOutcome(call) });
+  }
+}
+
+function describeTask(task: ExistingTask, omittedSteps: number): string {
+  const lines = [`Task goal: ${task.goal}`, `Language of the person: ${task.language}`, `Task kind: ${task.kind}`];
+  if (task.brief !== null) lines.push(`Brief (version ${task.brief.version}):\n${task.brief.text}`);
+  if (task.checklist.length > 0) {
+    lines.push('Checklist:');
+    for (const item of task.checklist) lines.push(`- [${item.status}] ${item.itemId}: ${item.title}`);
+  }
+  if (omittedSteps > 0) lines.push(`(${omittedSteps} earlier step(s) of this turn are not shown.)`);
+  return lines.join('\n');
+}

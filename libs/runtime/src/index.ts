@@ -1,0 +1,46 @@
+export * from './runtime-options';
+export * from './faults/fault-injector';
+export { ScriptedFaults, type Hang, type FaultMatcher } from './faults/scripted-faults';
+export * from './timing/scheduler';
+export { ManualScheduler } from './testing/manual-scheduler';
+export { RuntimeMetrics, type ToolCallStatus } from './metrics/runtime-metrics';
+export { ContextBuilder, type ContextInput, type Prompt } from './context/context-builder';
+export { PromptArchive } from './context/prompt-archive';
+export { SYSTEM_RULES } from './context/system-rules';
+export { planTurn } from './process/plan-turn';
+export type { PlanView, ToolTraits, Authorization, LocalCallState } from './process/plan-view';
+export type { RuntimeOutput, AppendIntent, FinishReason } from './process/runtime-output';
+export { STEP_LIMIT_REACHED } from './process/plan-next-step';
+export { CALL_REJECTED } from './process/plan-ledger';
+export { checkpointIdFor } from './process/derived-ids';
+export { TaskView } from './streams/task-view';
+export { TurnView } from './streams/turn-view';
+export type { RuntimeDeps } from './worker/runtime-deps';
+export { TaskWorker, type WakeRequest } from './worker/task-worker';
+export { HeldTurns } from './worker/held-turns';
+export { ActiveWorkIndex, ACTIVE_WORK_EVENT_TYPES } from './active-work/active-work-index';
+export type { Finding, FindingKind } from './active-work/active-work-model';
+export { Watchdog, type WatchdogOptions } from './watchdog/watchdog';
+export {
+  WakeUpConsumer,
+  EXECUTOR_WAKE_GROUP,
+  cancelGroupOf,
+  type WakeUpConsumerOptions,
+  type WakeTarget,
+} from './wakeups/wake-up-consumer';
+export { publishWakeUp } from './wakeups/publish-wake-up';
+export type { CommandDeps } from './commands/command-deps';
+export { interruptTask, type InterruptRequest, type InterruptResult } from './commands/interrupt-task';
+export { resumeTask } from './commands/resume-task';
+export { resolveCheckpoint, type ResolveCheckpointRequest } from './commands/resolve-checkpoint';
+export { ExecutorRuntime, type ExecutorRuntimeDeps } from './executor-runtime';
+export { runtimeActor } from './events/new-events';
+// Test support (no test-framework import at load time).
+export {
+  RuntimeHarness,
+  HARNESS_WORKSPACE,
+  HARNESS_USER,
+  type HarnessOptions,
+  type HarnessWorker,
+  type WorkerOptions,
+} from './testing/runtime-harness';

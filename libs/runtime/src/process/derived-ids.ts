@@ -1,0 +1,9 @@
+import { deterministicUuid } from '@lomo/contracts';
+
+/**
+ * Writes to the task stream that follow from a call carry ids derived from the call id: a stale
+ * worker repeating them lands on the same checkpoint and the same event, which is a no-op.
+ */
+export const checkpointIdFor = (callId: string) => deterministicUuid('lomo.runtime.checkpoint', callId);
+export const checkpointOpenedEventIdFor = (callId: string) =>
+  deterministicUuid('lomo.runtime.checkpoint-opened', callId);

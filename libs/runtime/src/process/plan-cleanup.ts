@@ -1,0 +1,40 @@
+import { isRunnable, taskDecider, unclaimedItems, type ExistingTurn, type TaskCommand } from '@lomo/domain';
+import { decideAll } from './decide-all';
+import type { PlanView } from './plan-view';
+import type { RuntimeOutput } from './runtime-output';
+
+const releaseReason = {
+  completed: 'step_abandoned',
+  failed: 'turn_failed',
+  cancelled: 'turn_cancelled',
+} as const;
+
+/**
+ * A turn that ended on its stream is closed on the task stream: claims of steps that never
+ * committed are released (so no message is lost), the task's turn slot is freed, a lightweight
+ * task whose turn completed is completed, and a stop or pause interrupted between its two appends
+ * is finished. Every command is a no-op when already done, so whoever sees the ended turn first
+ * (its worker, another worker, the watchdog) may do it.
+ */
+export function planCleanup(view: PlanView, turn: ExistingTurn): RuntimeOutput {
+  const outcome = turn.status as keyof typeof releaseReason;
+  const task = view.task;
+  const commands: TaskCommand[] = [
+    { type: 'ReleaseClaims', turnId: turn.turnId, step: turn.steps.length + 1, reason: releaseReason[outcome] },
+  ];
+  if (task.activeTurnId === turn.turnId) commands.push({ type: 'CloseTurn', turnId: turn.turnId, outcome });
+  const cancel = turn.cancelledBy;
+  if (cancel?.reason === 'task_stopped' && (isRunnable(task) || task.status === 'paused'))
+    commands.push({ type: 'StopTask', by: cancel.by, cancelledTurnId: turn.turnId });
+  else if (cancel?.reason === 'task_paused' && isRunnable(task)) commands.push({ type: 'PauseTask', by: cancel.by });
+  else if (
+    outcome === 'completed' &&
+    task.kind === 'lightweight' &&
+    isRunnable(task) &&
+    unclaimedItems(task).length === 0
+  )
+    commands.push({ type: 'CompleteTask', ...(turn.summary !== null ? { summary: turn.summary } : {}) });
+  const events = decideAll(taskDecider, task, commands);
+  if (events.length === 0) return { kind: 'finish', reason: outcome };
+  return { kind: 'append', stream: 'task', intent: 'close', events, expected: view.taskRevision };
+}

@@ -1,0 +1,106 @@
+import { openCheckpointFor, isRejected, taskDecider, type ExistingTurn, type ToolCall } from '@lomo/domain';
+import { decideAll } from './decide-all';
+import { checkpointIdFor, checkpointOpenedEventIdFor } from './derived-ids';
+import type { PlanView } from './plan-view';
+import { turnAppend } from './turn-append';
+import type { RuntimeOutput } from './runtime-output';
+
+export const CALL_REJECTED = 'CALL_REJECTED';
+
+/**
+ * DESIGN.md §4 step 4d, for the calls of the last committed step, in index order: reuse a
+ * recorded result; a call started without a result is retried only when its tool is idempotent
+ * (same call id, same key), else its outcome is recorded as unknown; a paid or irreversible call
+ * runs only with a recorded approval of that call id, else a checkpoint opens and the turn waits.
+ * Async calls that answered "pending" are waited on together once nothing else can run.
+ * Undefined: every call of the step is settled.
+ */
+export function planLedger(view: PlanView, turn: ExistingTurn): RuntimeOutput | undefined {
+  const last = turn.steps.at(-1);
+  if (last === undefined) return undefined;
+  const pending: string[] = [];
+  for (const callId of last.callIds) {
+    const call = turn.calls[callId];
+    if (call === undefined || call.status === 'completed' || call.status === 'unknown') continue;
+    if (call.status === 'started') {
+      const local = view.localCalls.get(callId);
+      if (local === 'pending') {
+        pending.push(callId);
+        continue;
+      }
+      if (local === 'started') return { kind: 'runTool', callId };
+      return planOrphan(view, call);
+    }
+    return planIntended(view, call);
+  }
+  if (pending.length > 0)
+    return turnAppend(view, 'wait', [
+      { type: 'WaitTurn', generation: view.generation, on: { kind: 'calls', callIds: pending } },
+    ]);
+  return undefined;
+}
+
+/** Started by an earlier generation (or before a crash) and never finished. */
+function planOrphan(view: PlanView, call: ToolCall): RuntimeOutput {
+  if (view.traits(call.tool)?.idempotent === true)
+    return turnAppend(
+      view,
+      'retry-call',
+      [{ type: 'StartToolCall', generation: view.generation, callId: call.callId, attempt: call.attempts + 1 }],
+      call.callId,
+    );
+  return turnAppend(view, 'record-unknown', [
+    {
+      type: 'RecordToolOutcomeUnknown',
+      generation: view.generation,
+      callId: call.callId,
+      reason: 'started_without_result_not_idempotent',
+    },
+  ]);
+}
+
+function planIntended(view: PlanView, call: ToolCall): RuntimeOutput {
+  const authorization = view.authorize(call.tool, call.callId);
+  if (authorization.decision === 'allowed')
+    return turnAppend(
+      view,
+      'start-call',
+      [{ type: 'StartToolCall', generation: view.generation, callId: call.callId, attempt: 1 }],
+      call.callId,
+    );
+  if (isRejected(view.task, call.callId)) {
+    // The ledger records a result only for a started call; a declined one never runs.
+    return turnAppend(view, 'decline-call', [
+      { type: 'StartToolCall', generation: view.generation, callId: call.callId, attempt: 1 },
+      {
+        type: 'CompleteToolCall',
+        callId: call.callId,
+        status: 'error',
+        error: { code: CALL_REJECTED, message: 'The person declined this call; it was not run.', retriable: false },
+      },
+    ]);
+  }
+  const open = openCheckpointFor(view.task, call.callId);
+  if (open === undefined) {
+    return {
+      kind: 'append',
+      stream: 'task',
+      intent: 'open-checkpoint',
+      events: decideAll(taskDecider, view.task, [
+        {
+          type: 'OpenCheckpoint',
+          checkpointId: checkpointIdFor(call.callId),
+          turnId: view.turnId,
+          kind: 'approval',
+          callId: call.callId,
+          question: authorization.question,
+        },
+      ]),
+      expected: view.taskRevision,
+      eventIds: [checkpointOpenedEventIdFor(call.callId)],
+    };
+  }
+  return turnAppend(view, 'wait', [
+    { type: 'WaitTurn', generation: view.generation, on: { kind: 'checkpoint', checkpointId: open.checkpointId } },
+  ]);
+}

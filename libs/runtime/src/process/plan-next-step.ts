@@ -1,0 +1,54 @@
+import { claimFor, taskDecider, unclaimedItems, type ExistingTurn } from '@lomo/domain';
+import { decideAll } from './decide-all';
+import type { PlanView } from './plan-view';
+import { turnAppend } from './turn-append';
+import type { RuntimeOutput } from './runtime-output';
+
+export const STEP_LIMIT_REACHED = 'STEP_LIMIT_REACHED';
+const MAX_SUMMARY = 20_000;
+
+/**
+ * At a step boundary the runtime, not the model, decides: a step without tool calls ends the
+ * turn unless a message is still unread; the step limit fails a runaway turn; otherwise the next
+ * step claims what is in the inbox (or reuses its standing claim) and asks the model.
+ */
+export function planNextStep(view: PlanView, turn: ExistingTurn): RuntimeOutput {
+  const last = turn.steps.at(-1);
+  const step = turn.steps.length + 1;
+  const unread = unclaimedItems(view.task).length;
+  const standing = claimFor(view.task, view.turnId, step);
+  if (last !== undefined && last.callIds.length === 0 && unread === 0 && standing === undefined) {
+    const summary = last.reply.length > MAX_SUMMARY ? `${last.reply.slice(0, MAX_SUMMARY - 1)}…` : last.reply;
+    return turnAppend(view, 'complete', [
+      {
+        type: 'CompleteTurn',
+        generation: view.generation,
+        steps: turn.steps.length,
+        ...(summary.trim() !== '' ? { summary } : {}),
+      },
+    ]);
+  }
+  if (turn.steps.length >= view.maxSteps) {
+    return turnAppend(view, 'fail', [
+      {
+        type: 'FailTurn',
+        generation: view.generation,
+        error: {
+          code: STEP_LIMIT_REACHED,
+          message: `The turn reached its limit of ${view.maxSteps} steps without finishing.`,
+          retriable: false,
+        },
+      },
+    ]);
+  }
+  if (standing === undefined && unread > 0) {
+    return {
+      kind: 'append',
+      stream: 'task',
+      intent: 'claim',
+      events: decideAll(taskDecider, view.task, [{ type: 'ClaimInboxItems', turnId: view.turnId, step }]),
+      expected: view.taskRevision,
+    };
+  }
+  return { kind: 'callModel', step, claimedItemIds: standing?.itemIds ?? [] };
+}

@@ -1,0 +1,235 @@
+import { checkpointIdFor, checkpointOpenedEventIdFor } from './derived-ids';
+import { planTurn } from './plan-turn';
+import { ITEM, ITEM2, ME, NOW, TASK, TURN, callOf, created, leased, started, step, viewOf } from './plan-turn.fixtures';
+
+const claimed = { type: 'InboxItemsClaimed' as const, data: { turnId: TURN, step: 1, itemIds: [ITEM] } };
+
+describe('planTurn: the coordinating decider', () => {
+  describe('holding the turn', () => {
+    it('starts a turn the task opened but whose stream is empty', () => {
+      expect(planTurn(viewOf(created, []))).toMatchObject({
+        kind: 'append',
+        stream: 'turn',
+        intent: 'start-turn',
+        expected: 'no_stream',
+        events: [{ type: 'TurnStarted', data: { turnId: TURN, taskId: TASK, reason: 'message' } }],
+      });
+    });
+
+    it('takes the lease of a queued turn at generation 1, and of an expired one at the next generation', () => {
+      expect(planTurn(viewOf(created, started))).toMatchObject({
+        intent: 'take-lease',
+        expected: 0,
+        events: [{ type: 'TurnLeased', data: { workerId: ME, generation: 1 } }],
+      });
+      const expired = viewOf(created, [...started, leased(1, 'other', '2026-11-30T00:00:05.000Z')], { generation: 0 });
+      expect(planTurn(expired)).toMatchObject({ intent: 'take-lease', events: [{ data: { generation: 2 } }] });
+    });
+
+    it('leaves a live lease of another worker alone, and stops when its own generation was taken over', () => {
+      const other = [...started, leased(1, 'other')];
+      expect(planTurn(viewOf(created, other, { generation: 0 }))).toEqual({ kind: 'finish', reason: 'held-elsewhere' });
+      const takenOver = [...started, leased(1), leased(2, 'other')];
+      expect(planTurn(viewOf(created, takenOver, { generation: 1 }))).toEqual({ kind: 'finish', reason: 'lease-lost' });
+    });
+  });
+
+  describe('the step boundary', () => {
+    it('claims the inbox for the next step, then calls the model with exactly the claimed items', () => {
+      expect(planTurn(viewOf(created, [...started, leased()]))).toMatchObject({
+        kind: 'append',
+        stream: 'task',
+        intent: 'claim',
+        expected: 2,
+        events: [claimed],
+      });
+      expect(planTurn(viewOf([...created, claimed], [...started, leased()]))).toEqual({
+        kind: 'callModel',
+        step: 1,
+        claimedItemIds: [ITEM],
+      });
+    });
+
+    it('reuses a standing claim (a takeover) and leaves items delivered after it for the next step', () => {
+      const later = {
+        type: 'MessageDeliveredToInbox' as const,
+        data: { itemId: ITEM2, messageId: ITEM2, text: 'more', language: 'en' },
+      };
+      expect(planTurn(viewOf([...created, claimed, later], [...started, leased(2, ME)]))).toEqual({
+        kind: 'callModel',
+        step: 1,
+        claimedItemIds: [ITEM],
+      });
+    });
+
+    it('completes after a step without tool calls, unless a message is still unread', () => {
+      const turn = [...started, leased(), step(1, [], [ITEM])];
+      expect(planTurn(viewOf([...created, claimed], turn))).toMatchObject({
+        intent: 'complete',
+        events: [{ type: 'TurnCompleted', data: { steps: 1, summary: 'reply 1' } }],
+      });
+      const later = {
+        type: 'MessageDeliveredToInbox' as const,
+        data: { itemId: ITEM2, messageId: ITEM2, text: 'more', language: 'en' },
+      };
+      expect(planTurn(viewOf([...created, claimed, later], turn))).toMatchObject({
+        intent: 'claim',
+        events: [{ data: { step: 2, itemIds: [ITEM2] } }],
+      });
+    });
+
+    it('fails a turn that reached its step limit instead of asking the model again', () => {
+      const turn = [...started, leased(), step(1, [{ tool: 'notes.list' }])];
+      turn.push({
+        type: 'ToolCallStarted',
+        data: { callId: callOf(1, 0), tool: 'notes.list', idempotencyKey: callOf(1, 0), attempt: 1 },
+      });
+      turn.push({ type: 'ToolCallCompleted', data: { callId: callOf(1, 0), status: 'ok', result: [] } });
+      expect(planTurn(viewOf([...created, claimed], turn, { maxSteps: 1 }))).toMatchObject({
+        intent: 'fail',
+        events: [{ type: 'TurnFailed', data: { error: { code: 'STEP_LIMIT_REACHED' } } }],
+      });
+    });
+  });
+
+  describe('the ledger', () => {
+    const withCall = (tool: string) => [...started, leased(), step(1, [{ tool }], [ITEM])];
+    const startedCall = (tool: string, attempt = 1) => ({
+      type: 'ToolCallStarted' as const,
+      data: { callId: callOf(1, 0), tool, idempotencyKey: callOf(1, 0), attempt },
+    });
+
+    it('starts an intended call, then runs it once started here', () => {
+      const turn = withCall('notes.list');
+      expect(planTurn(viewOf(created, turn))).toMatchObject({
+        intent: 'start-call',
+        callId: callOf(1, 0),
+        events: [{ type: 'ToolCallStarted', data: { attempt: 1, idempotencyKey: callOf(1, 0) } }],
+      });
+      const view = viewOf(created, [...turn, startedCall('notes.list')], {
+        localCalls: new Map([[callOf(1, 0), 'started']]),
+      });
+      expect(planTurn(view)).toEqual({ kind: 'runTool', callId: callOf(1, 0) });
+    });
+
+    it('retries an idempotent call started elsewhere with the same key, and records a non-idempotent one as unknown', () => {
+      const idempotent = [...withCall('notes.list'), startedCall('notes.list')];
+      expect(planTurn(viewOf(created, idempotent))).toMatchObject({
+        intent: 'retry-call',
+        events: [{ type: 'ToolCallStarted', data: { attempt: 2, idempotencyKey: callOf(1, 0) } }],
+      });
+      const once = [...withCall('notes.append_line'), startedCall('notes.append_line')];
+      expect(planTurn(viewOf(created, once))).toMatchObject({
+        intent: 'record-unknown',
+        events: [{ type: 'ToolCallOutcomeUnknown', data: { reason: 'started_without_result_not_idempotent' } }],
+      });
+    });
+
+    it('opens a checkpoint naming the call (ids derived from it), then waits on it, for an unapproved irreversible call', () => {
+      const turn = withCall('notes.delete');
+      const open = planTurn(viewOf(created, turn));
+      expect(open).toMatchObject({
+        kind: 'append',
+        stream: 'task',
+        intent: 'open-checkpoint',
+        eventIds: [checkpointOpenedEventIdFor(callOf(1, 0))],
+        events: [
+          {
+            type: 'CheckpointOpened',
+            data: { checkpointId: checkpointIdFor(callOf(1, 0)), kind: 'approval', callId: callOf(1, 0) },
+          },
+        ],
+      });
+      const opened = open.kind === 'append' && open.stream === 'task' ? open.events : [];
+      expect(planTurn(viewOf([...created, ...opened], turn))).toMatchObject({
+        intent: 'wait',
+        events: [
+          { type: 'TurnWaiting', data: { on: { kind: 'checkpoint', checkpointId: checkpointIdFor(callOf(1, 0)) } } },
+        ],
+      });
+    });
+
+    it('declines a rejected call without running it', () => {
+      const checkpointId = checkpointIdFor(callOf(1, 0));
+      const task = [
+        ...created,
+        {
+          type: 'CheckpointOpened' as const,
+          data: { checkpointId, turnId: TURN, kind: 'approval' as const, callId: callOf(1, 0), question: 'ok?' },
+        },
+        {
+          type: 'CheckpointResolved' as const,
+          data: { checkpointId, decision: 'reject' as const, callId: callOf(1, 0), resolvedBy: 'user_1' },
+        },
+      ];
+      expect(planTurn(viewOf(task, withCall('notes.delete')))).toMatchObject({
+        intent: 'decline-call',
+        events: [
+          { type: 'ToolCallStarted' },
+          { type: 'ToolCallCompleted', data: { status: 'error', error: { code: 'CALL_REJECTED' } } },
+        ],
+      });
+    });
+
+    it('waits on async calls that answered pending once nothing else can run', () => {
+      const turn = [...withCall('export.document'), startedCall('export.document')];
+      const view = viewOf(created, turn, { localCalls: new Map([[callOf(1, 0), 'pending']]) });
+      expect(planTurn(view)).toMatchObject({
+        intent: 'wait',
+        events: [{ type: 'TurnWaiting', data: { on: { kind: 'calls', callIds: [callOf(1, 0)] } } }],
+      });
+    });
+  });
+
+  describe('after the turn ended', () => {
+    it('releases uncommitted claims, closes the turn and finishes an interrupted stop', () => {
+      const turn = [
+        ...started,
+        leased(),
+        {
+          type: 'TurnCancelled' as const,
+          data: { by: { kind: 'user' as const, userId: 'user_1' }, reason: 'task_stopped' as const },
+        },
+      ];
+      expect(planTurn(viewOf([...created, claimed], turn))).toMatchObject({
+        kind: 'append',
+        stream: 'task',
+        intent: 'close',
+        events: [
+          { type: 'InboxItemsReleased', data: { turnId: TURN, step: 1, itemIds: [ITEM], reason: 'turn_cancelled' } },
+          { type: 'TurnClosed', data: { turnId: TURN, outcome: 'cancelled' } },
+          { type: 'TaskStopped', data: { cancelledTurnId: TURN } },
+        ],
+      });
+    });
+
+    it('finishes once everything is closed', () => {
+      const turn = [...started, leased(), step(1, [], [ITEM]), { type: 'TurnCompleted' as const, data: { steps: 1 } }];
+      const task = [
+        ...created,
+        claimed,
+        { type: 'TurnClosed' as const, data: { turnId: TURN, outcome: 'completed' as const } },
+      ];
+      expect(planTurn(viewOf(task, turn))).toEqual({ kind: 'finish', reason: 'completed' });
+    });
+
+    it('resumes a waiting turn whose awaited calls have completed', () => {
+      const turn = [
+        ...started,
+        leased(),
+        step(1, [{ tool: 'export.document' }]),
+        {
+          type: 'ToolCallStarted' as const,
+          data: { callId: callOf(1, 0), tool: 'export.document', idempotencyKey: callOf(1, 0), attempt: 1 },
+        },
+        { type: 'TurnWaiting' as const, data: { on: { kind: 'calls' as const, callIds: [callOf(1, 0)] } } },
+      ];
+      expect(planTurn(viewOf(created, turn, { generation: 0 }))).toEqual({ kind: 'finish', reason: 'waiting' });
+      turn.push({ type: 'ToolCallCompleted', data: { callId: callOf(1, 0), status: 'ok', result: 'file' } });
+      expect(planTurn(viewOf(created, turn, { generation: 0, now: NOW }))).toMatchObject({
+        intent: 'resume',
+        events: [{ type: 'TurnResumed' }],
+      });
+    });
+  });
+});

@@ -1,0 +1,33 @@
+import type { ExistingTask, TurnState, WakeReason } from '@lomo/domain';
+
+export interface ToolTraits {
+  idempotent: boolean;
+  async: boolean;
+}
+
+export type Authorization = { decision: 'allowed' } | { decision: 'needs_approval'; question: string };
+
+/** What this session did with a call that the ledger cannot tell (it only says "started"). */
+export type LocalCallState = 'started' | 'pending';
+
+/** Everything the coordinating decider looks at: pure data and pure lookups, no I/O. */
+export interface PlanView {
+  /** ISO 8601, from the worker's clock. */
+  now: string;
+  workerId: string;
+  leaseMs: number;
+  maxSteps: number;
+  /** The generation this worker holds; 0 before it took the lease. */
+  generation: number;
+  wakeReason: WakeReason;
+  taskId: string;
+  turnId: string;
+  turn: TurnState;
+  turnRevision: number | 'no_stream';
+  task: ExistingTask;
+  taskRevision: number;
+  traits(tool: string): ToolTraits | undefined;
+  /** From recorded approval events only (never from what the model wrote). */
+  authorize(tool: string, callId: string): Authorization;
+  localCalls: ReadonlyMap<string, LocalCallState>;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { ValidationError, workerId, zodIssues } from '@lomo/contracts';
+
+const positive = (max: number) => z.number().int().min(1).max(max);
+
+/** Knobs of the runtime; validated once at start so a bad value fails fast with its name. */
+export const runtimeOptionsSchema = z
+  .strictObject({
+    /** Names this worker in TurnLeased; unique per executor process. */
+    workerId,
+    leaseMs: positive(3_600_000).default(30_000),
+    /** How often a held lease is renewed; a third of the lease leaves two chances before it expires. */
+    renewEveryMs: positive(3_600_000).optional(),
+    /** Steps one turn may take before the runtime stops it (runaway loops). */
+    maxStepsPerTurn: positive(100_000).default(50),
+    watchdogIntervalMs: positive(3_600_000).default(10_000),
+    /** A turn opened or started but never leased for this long is woken again. */
+    queuedTooLongMs: positive(3_600_000).default(30_000),
+    /** Previous steps whose replies and tool results go into the prompt. */
+    historySteps: positive(1_000).default(8),
+    /** Tool results larger than this (UTF-8 bytes of their JSON) go to the BlobStore. */
+    maxInlineResultBytes: positive(1_000_000).default(16_384),
+  })
+  .refine((o) => o.renewEveryMs === undefined || o.renewEveryMs < o.leaseMs, {
+    message: 'renewEveryMs must be shorter than leaseMs',
+    path: ['renewEveryMs'],
+  });
+
+export type RuntimeOptionsInput = z.input<typeof runtimeOptionsSchema>;
+export type RuntimeOptions = Required<z.output<typeof runtimeOptionsSchema>>;
+
+export function resolveRuntimeOptions(input: RuntimeOptionsInput): RuntimeOptions {
+  const parsed = runtimeOptionsSchema.safeParse(input);
+  if (!parsed.success) throw new ValidationError('Invalid runtime options', zodIssues(parsed.error));
+  return { ...parsed.data, renewEveryMs: parsed.data.renewEveryMs ?? Math.floor(parsed.data.leaseMs / 3) };
+}

@@ -1,0 +1,27 @@
+import type { BlobStore } from '@lomo/blobs';
+import type { EventBus } from '@lomo/bus';
+import type { Clock, IdGenerator } from '@lomo/contracts';
+import type { EventStore } from '@lomo/eventstore';
+import type { ModelProvider } from '@lomo/llm';
+import type { Logger } from '@lomo/observability';
+import type { ToolRegistry } from '@lomo/tools';
+import type { FaultInjector } from '../faults/fault-injector';
+import type { RuntimeMetrics } from '../metrics/runtime-metrics';
+import type { RuntimeOptions } from '../runtime-options';
+import type { Scheduler } from '../timing/scheduler';
+
+/** What a worker stands on; every part is a port, so tests swap in fakes and fault points. */
+export interface RuntimeDeps {
+  store: EventStore;
+  bus: Pick<EventBus, 'publish'>;
+  blobs: BlobStore;
+  model: ModelProvider;
+  tools: ToolRegistry;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  metrics: RuntimeMetrics;
+  scheduler: Scheduler;
+  faults: FaultInjector;
+  options: RuntimeOptions;
+}

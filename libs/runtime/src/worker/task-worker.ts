@@ -1,0 +1,148 @@
+import { ConcurrencyError } from '@lomo/contracts';
+import { DomainError, isRunnable, taskDecider, unclaimedItems, type WakeReason } from '@lomo/domain';
+import { ContextBuilder } from '../context/context-builder';
+import { PromptArchive } from '../context/prompt-archive';
+import { runtimeActor, toNewEvents } from '../events/new-events';
+import type { FinishReason } from '../process/runtime-output';
+import { TaskView } from '../streams/task-view';
+import { TurnView } from '../streams/turn-view';
+import { HeldTurns } from './held-turns';
+import { ModelStep } from './model-step';
+import type { RuntimeDeps } from './runtime-deps';
+import { ToolStep } from './tool-step';
+import { TurnRunner } from './turn-runner';
+import { TurnSession } from './turn-session';
+
+export interface WakeRequest {
+  taskId: string;
+  reason: WakeReason;
+}
+
+/** Turns run back to back for one wake: enough for a follow-up message, bounded against loops. */
+const MAX_TURNS_PER_WAKE = 5;
+
+interface TaskRun {
+  again: boolean;
+  done: Promise<void>;
+}
+
+/**
+ * Where wake-ups land. A wake says "look at this task again": the worker re-reads the task and
+ * opens a turn for unread messages, resumes a waiting turn whose wait is over, takes over a turn
+ * whose lease expired, or finishes closing a turn that ended. Duplicates are harmless: one run
+ * per task at a time in this process, and across processes the turn lease decides.
+ */
+export class TaskWorker {
+  readonly held = new HeldTurns();
+  private readonly runs = new Map<string, TaskRun>();
+  private readonly modelStep: ModelStep;
+  private readonly toolStep: ToolStep;
+  private stopping = false;
+
+  constructor(private readonly deps: RuntimeDeps) {
+    const archive = new PromptArchive(deps.blobs);
+    this.modelStep = new ModelStep(deps, new ContextBuilder(deps.options.historySteps), archive);
+    this.toolStep = new ToolStep(deps);
+  }
+
+  /** Resolves when this wake (and any that arrived during it) has been handled. */
+  wake(request: WakeRequest): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    const current = this.runs.get(request.taskId);
+    if (current !== undefined) {
+      current.again = true;
+      return current.done;
+    }
+    const run: TaskRun = { again: false, done: Promise.resolve() };
+    run.done = this.drain(request, run).finally(() => this.runs.delete(request.taskId));
+    this.runs.set(request.taskId, run);
+    return run.done;
+  }
+
+  /** Aborts the model call of a turn this process holds (a stopped task). */
+  cancel(turnId: string, reason: string): boolean {
+    return this.held.cancel(turnId, reason);
+  }
+
+  /** Waits until no task is being worked on in this process. */
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await Promise.all([...this.runs.values()].map((r) => r.done));
+  }
+
+  /** SIGTERM: take no new work, release every held lease at the next boundary, wait for that. */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    this.held.shutDownAll();
+    await this.idle();
+  }
+
+  get activeTurns(): number {
+    return this.held.size;
+  }
+
+  private async drain(request: WakeRequest, run: TaskRun): Promise<void> {
+    do {
+      run.again = false;
+      try {
+        await this.handle(request);
+      } catch (error) {
+        this.deps.logger.error(
+          {
+            taskId: request.taskId,
+            reason: request.reason,
+            error: error instanceof Error ? error.stack : String(error),
+          },
+          'wake-up handling failed; the watchdog will look again',
+        );
+      }
+    } while (run.again && !this.stopping);
+  }
+
+  private async handle(request: WakeRequest): Promise<void> {
+    for (let turns = 0; turns < MAX_TURNS_PER_WAKE && !this.stopping; turns += 1) {
+      const task = await TaskView.load(this.deps.store, request.taskId);
+      const existing = task.existing;
+      if (existing === undefined || task.workspaceId === undefined) return;
+      let turnId = existing.activeTurnId ?? undefined;
+      if (turnId === undefined) {
+        if (!isRunnable(existing) || unclaimedItems(existing).length === 0) return;
+        turnId = await this.openTurn(task, request.reason);
+        if (turnId === undefined) continue;
+      }
+      const turn = await TurnView.load(this.deps.store, turnId);
+      const session = new TurnSession(this.deps, task, turn, task.workspaceId);
+      const finished: FinishReason = await new TurnRunner(
+        this.deps,
+        session,
+        request.reason,
+        this.held,
+        this.modelStep,
+        this.toolStep,
+      ).run();
+      this.deps.logger.info({ taskId: request.taskId, turnId, reason: finished }, 'turn run ended');
+      // Only a completed turn goes straight on to unread messages; after a failure the watchdog
+      // retries later, so a broken model does not spin.
+      if (finished !== 'completed') return;
+    }
+  }
+
+  /** The task's one active turn, decided by the task stream's expected revision. */
+  private async openTurn(task: TaskView, reason: WakeReason): Promise<string | undefined> {
+    const turnId = this.deps.ids.uuid();
+    try {
+      const events = taskDecider.decide({ type: 'OpenTurn', turnId, reason }, task.state);
+      const written = toNewEvents(
+        events,
+        { workspaceId: task.workspaceId!, actor: runtimeActor, fallbackCorrelationId: turnId },
+        this.deps.ids,
+      );
+      const result = await this.deps.store.append(task.streamId, written, task.revision);
+      task.applyOwn(events, result.nextExpectedRevision);
+      return turnId;
+    } catch (error) {
+      // Another worker opened one first, or the task changed: read again.
+      if (error instanceof ConcurrencyError || error instanceof DomainError) return undefined;
+      throw error;
+    }
+  }
+}

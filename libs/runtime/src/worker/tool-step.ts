@@ -1,0 +1,80 @@
+import type { CompleteToolCall, ExistingTurn, WakeReason } from '@lomo/domain';
+import type { ToolResult } from '@lomo/tools';
+import { turnAppend } from '../process/turn-append';
+import type { AppendOutcome, TurnSession } from './turn-session';
+import type { RuntimeDeps } from './runtime-deps';
+import { planViewOf } from './plan-view-of';
+
+export type ToolStepOutcome = AppendOutcome | 'pending' | 'abandoned';
+
+const RESULT_TYPE = 'application/json';
+const PREVIEW_CHARS = 2_000;
+const RECORD_ATTEMPTS = 3;
+
+/**
+ * Runs one call this worker has just recorded as started, then records its result. The key is
+ * the call id. A pending (async) result is remembered locally; the turn waits on it once the
+ * step has nothing else to run. An aborted run records nothing: whoever continues the turn
+ * decides from the ledger (started without a result).
+ */
+export class ToolStep {
+  constructor(private readonly deps: RuntimeDeps) {}
+
+  async run(session: TurnSession, callId: string, wake: WakeReason): Promise<ToolStepOutcome> {
+    const { deps } = this;
+    const call = (session.turn.state as ExistingTurn).calls[callId];
+    const result = await deps.tools.invoke(call.tool, call.arguments, {
+      workspaceId: session.workspaceId,
+      taskId: session.taskId,
+      turnId: session.turnId,
+      step: call.step,
+      callId,
+      idempotencyKey: callId,
+      signal: session.cancelled.signal,
+      clock: deps.clock,
+      correlationId: session.turnId,
+    });
+    await deps.faults.at({
+      point: 'after-tool-ran-before-completion',
+      workerId: deps.options.workerId,
+      taskId: session.taskId,
+      turnId: session.turnId,
+      generation: session.generation,
+      step: call.step,
+      callId,
+    });
+    if (session.cancelled.signal.aborted) return 'abandoned';
+    if (result.status === 'pending') {
+      session.localCalls.set(callId, 'pending');
+      deps.metrics.toolCalls.inc({ status: 'pending' });
+      return 'pending';
+    }
+    const completion = await this.completionOf(callId, result);
+    let outcome: AppendOutcome = 'conflict';
+    // A conflict we survive is another writer's append (an async completion): decide again, never re-run.
+    for (let attempt = 1; outcome === 'conflict' && attempt <= RECORD_ATTEMPTS; attempt += 1) {
+      outcome = await session.exclusive(() =>
+        session.appendTurn(turnAppend(planViewOf(deps, session, wake), 'record-result', [completion], callId)),
+      );
+    }
+    // Not running it again from here: if the result is not recorded, the ledger's rule for a
+    // call started without a result applies to whoever continues.
+    session.localCalls.delete(callId);
+    if (outcome === 'ok') deps.metrics.toolCalls.inc({ status: result.status });
+    return outcome;
+  }
+
+  /** Small results inline; large ones in the BlobStore with a preview the model can read. */
+  private async completionOf(
+    callId: string,
+    result: Exclude<ToolResult, { status: 'pending' }>,
+  ): Promise<CompleteToolCall> {
+    if (result.status === 'error') return { type: 'CompleteToolCall', callId, status: 'error', error: result.error };
+    const json = JSON.stringify(result.output);
+    if (Buffer.byteLength(json, 'utf8') <= this.deps.options.maxInlineResultBytes)
+      return { type: 'CompleteToolCall', callId, status: 'ok', result: result.output };
+    const resultRef = await this.deps.blobs.put(json, RESULT_TYPE);
+    const preview = `${json.slice(0, PREVIEW_CHARS)}…`;
+    return { type: 'CompleteToolCall', callId, status: 'ok', result: { preview }, resultRef };
+  }
+}

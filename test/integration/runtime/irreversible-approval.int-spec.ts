@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { makeCallId, streams } from '@lomo/contracts';
+import { ScriptedModelProvider, match } from '@lomo/llm';
+import { HARNESS_USER, RuntimeHarness, TaskView, checkpointIdFor, resolveCheckpoint } from '@lomo/runtime';
+import { defineTool, okResult } from '@lomo/tools';
+import { ofType, turnIdsOf, typesOf } from './support/turn-events';
+
+/** An irreversible tool whose every run is recorded: the effect the invariant is about. */
+function purgeTool(effects: string[]) {
+  return defineTool({
+    name: 'files.purge',
+    description: 'Delete every file under a folder for good.',
+    domain: 'core',
+    sideEffect: 'irreversible',
+    idempotent: false,
+    input: z.strictObject({ target: z.string(), note: z.string().optional() }),
+    async run(input) {
+      effects.push(input.target);
+      return okResult({ purged: input.target });
+    },
+  });
+}
+
+describe('an irreversible tool call', () => {
+  let harness: RuntimeHarness;
+  const effects: string[] = [];
+  beforeEach(async () => {
+    effects.length = 0;
+    harness = await RuntimeHarness.open({ label: 'approval', tools: () => [purgeTool(effects)] });
+  });
+  afterEach(async () => harness.close());
+
+  it('runs only after a recorded approval of exactly its call id, never on the model’s word', async () => {
+    const { taskId } = await harness.createTask('clean up my folders');
+    const model = new ScriptedModelProvider([
+      {
+        label: 'claims approval',
+        reply: {
+          text: 'The user approved this already, so I will purge both folders now.',
+          toolCalls: [
+            { name: 'files.purge', arguments: { target: 'drafts', note: 'the user approved this' } },
+            { name: 'files.purge', arguments: { target: 'archive', note: 'approved by the user in chat' } },
+          ],
+        },
+      },
+      {
+        label: 'after rejection',
+        expect: match.where('the rejection of the second call', (r) =>
+          r.messages.some((m) => m.role === 'tool' && m.content.includes('CALL_REJECTED')),
+        ),
+        reply: { text: 'Purged drafts; left the archive alone.' },
+      },
+    ]);
+    const { worker } = harness.worker('worker-a', model);
+    const wake = (reason: 'message' | 'approval') => worker.wake({ taskId, reason });
+    const resolve = (checkpointId: string, callId: string, decision: 'approve' | 'reject') =>
+      resolveCheckpoint(harness.commandDeps(), { taskId, checkpointId, decision, callId, resolvedBy: HARNESS_USER });
+
+    await wake('message');
+    const [turnId] = await turnIdsOf(harness, taskId);
+    const [first, second] = [makeCallId(turnId, 1, 0), makeCallId(turnId, 1, 1)];
+    expect(effects).toEqual([]);
+    expect(ofType(await harness.read(streams.task(taskId)), 'CheckpointOpened')).toEqual([
+      expect.objectContaining({ checkpointId: checkpointIdFor(first), kind: 'approval', callId: first }),
+    ]);
+    expect(ofType(await harness.read(streams.turn(turnId)), 'TurnWaiting')).toEqual([
+      { on: { kind: 'checkpoint', checkpointId: checkpointIdFor(first) } },
+    ]);
+
+    // A resolution naming another call is refused; a duplicate wake changes nothing.
+    await expect(resolve(checkpointIdFor(first), second, 'approve')).rejects.toMatchObject({
+      code: 'CALL_ID_MISMATCH',
+    });
+    await wake('message');
+    expect(effects).toEqual([]);
+
+    await resolve(checkpointIdFor(first), first, 'approve');
+    await wake('approval');
+    expect(effects).toEqual(['drafts']);
+    // The first call's approval does not authorize its sibling: a checkpoint opens for it too.
+    const task = await TaskView.load(harness.store, taskId);
+    expect([task.approved(first), task.approved(second)]).toEqual([true, false]);
+    expect(task.existing?.checkpoints[checkpointIdFor(second)]).toMatchObject({ callId: second, resolution: null });
+
+    await resolve(checkpointIdFor(second), second, 'reject');
+    await wake('approval');
+    await wake('approval');
+
+    expect(effects).toEqual(['drafts']);
+    const turn = await harness.read(streams.turn(turnId));
+    expect(ofType<{ callId: string }>(turn, 'ToolCallStarted').map((s) => s.callId)).toEqual([first, second]);
+    expect(ofType(turn, 'ToolCallCompleted')).toEqual([
+      { callId: first, status: 'ok', result: { purged: 'drafts' } },
+      expect.objectContaining({
+        callId: second,
+        status: 'error',
+        error: expect.objectContaining({ code: 'CALL_REJECTED' }),
+      }),
+    ]);
+    expect(typesOf(turn).at(-1)).toBe('TurnCompleted');
+    model.assertAllConsumed();
+  });
+});
