@@ -11,7 +11,7 @@ export { planTurn } from './process/plan-turn';
 export type { PlanView, ToolTraits, Authorization, LocalCallState } from './process/plan-view';
 export type { RuntimeOutput, AppendIntent, FinishReason } from './process/runtime-output';
 export { STEP_LIMIT_REACHED } from './process/plan-next-step';
-export { CALL_REJECTED } from './process/plan-ledger';
+export { CALL_DECLINED } from './process/plan-ledger';
 export { checkpointIdFor } from './process/derived-ids';
 export { TaskView } from './streams/task-view';
 export { TurnView } from './streams/turn-view';

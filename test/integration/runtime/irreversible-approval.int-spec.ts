@@ -46,7 +46,7 @@ describe('an irreversible tool call', () => {
       {
         label: 'after rejection',
         expect: match.where('the rejection of the second call', (r) =>
-          r.messages.some((m) => m.role === 'tool' && m.content.includes('CALL_REJECTED')),
+          r.messages.some((m) => m.role === 'tool' && m.content.includes('CALL_DECLINED')),
         ),
         reply: { text: 'Purged drafts; left the archive alone.' },
       },
@@ -88,13 +88,14 @@ describe('an irreversible tool call', () => {
 
     expect(effects).toEqual(['drafts']);
     const turn = await harness.read(streams.turn(turnId));
-    expect(ofType<{ callId: string }>(turn, 'ToolCallStarted').map((s) => s.callId)).toEqual([first, second]);
+    // The declined call never started: only the approved one did.
+    expect(ofType<{ callId: string }>(turn, 'ToolCallStarted').map((s) => s.callId)).toEqual([first]);
     expect(ofType(turn, 'ToolCallCompleted')).toEqual([
       { callId: first, status: 'ok', result: { purged: 'drafts' } },
       expect.objectContaining({
         callId: second,
         status: 'error',
-        error: expect.objectContaining({ code: 'CALL_REJECTED' }),
+        error: expect.objectContaining({ code: 'CALL_DECLINED' }),
       }),
     ]);
     expect(typesOf(turn).at(-1)).toBe('TurnCompleted');

@@ -1,5 +1,5 @@
 import { DomainError } from '../decider';
-import type { CompleteToolCall, RecordToolOutcomeUnknown, StartToolCall } from './turn-commands';
+import type { CompleteToolCall, DeclineToolCall, RecordToolOutcomeUnknown, StartToolCall } from './turn-commands';
 import { TurnErrors } from './turn-errors';
 import type { TurnEvent } from './turn-events';
 import { existingTurn, fenced, invalid, running } from './turn-guards';
@@ -69,4 +69,32 @@ export function recordToolOutcomeUnknown(command: RecordToolOutcomeUnknown, stat
   if (call.status === 'intended')
     throw new DomainError(TurnErrors.CALL_NOT_STARTED, `Call ${call.callId} was never started`);
   return [{ type: 'ToolCallOutcomeUnknown', data: { callId: call.callId, reason: command.reason } }];
+}
+
+/** Error code of a call the person declined at its approval checkpoint. */
+export const CALL_DECLINED = 'CALL_DECLINED';
+
+/**
+ * A declined call never runs, so it is never started: its ledger entry goes straight from
+ * intended to an error result the model reads at the next step.
+ */
+export function declineToolCall(command: DeclineToolCall, state: TurnState): TurnEvent[] {
+  const turn = running(fenced(state, command.generation));
+  const call = callOf(turn, command.callId);
+  if (call.status === 'completed') return [];
+  if (call.status !== 'intended')
+    throw new DomainError(
+      TurnErrors.CALL_ALREADY_STARTED,
+      `Call ${call.callId} was started; it can no longer be declined`,
+    );
+  return [
+    {
+      type: 'ToolCallCompleted',
+      data: {
+        callId: call.callId,
+        status: 'error',
+        error: { code: CALL_DECLINED, message: command.message, retriable: false },
+      },
+    },
+  ];
 }

@@ -17,6 +17,8 @@ export type RecordToolOutcomeUnknown = {
   type: 'RecordToolOutcomeUnknown';
   generation: number;
 } & Data<'ToolCallOutcomeUnknown'>;
+/** A call the person declined: recorded as an error result without ever starting it. */
+export type DeclineToolCall = { type: 'DeclineToolCall'; generation: number; callId: string; message: string };
 export type WaitTurn = { type: 'WaitTurn'; generation: number; on: WaitTarget };
 export type ResumeTurn = { type: 'ResumeTurn' } & Data<'TurnResumed'>;
 export type CompleteTurn = { type: 'CompleteTurn'; generation: number } & Data<'TurnCompleted'>;
@@ -33,6 +35,7 @@ export type TurnCommand =
   | StartToolCall
   | CompleteToolCall
   | RecordToolOutcomeUnknown
+  | DeclineToolCall
   | WaitTurn
   | ResumeTurn
   | CompleteTurn

@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../decider';
-import { completeToolCall, recordToolOutcomeUnknown, startToolCall } from './decide-calls';
+import { completeToolCall, recordToolOutcomeUnknown, declineToolCall, startToolCall } from './decide-calls';
 import { releaseLease, renewLease, takeLease } from './decide-lease';
 import { commitStep } from './decide-step';
 import { cancelTurn, completeTurn, failTurn, resumeTurn, startTurn, waitTurn } from './decide-turn-lifecycle';
@@ -26,6 +26,8 @@ export function decideTurn(command: TurnCommand, state: TurnState): TurnEvent[] 
       return completeToolCall(command, state);
     case 'RecordToolOutcomeUnknown':
       return recordToolOutcomeUnknown(command, state);
+    case 'DeclineToolCall':
+      return declineToolCall(command, state);
     case 'WaitTurn':
       return waitTurn(command, state);
     case 'ResumeTurn':

@@ -158,3 +158,45 @@ describe('turn: a duplicate tool completion writes nothing', () => {
       .thenThrows('INVALID_COMMAND');
   });
 });
+
+describe('declining a call (the person rejected it at its checkpoint)', () => {
+  it('records an error result without ever starting the call', () => {
+    const { given, intended, generation } = declineFixture();
+    given(intended)
+      .when({ type: 'DeclineToolCall', generation, callId: declineCallId, message: 'declined' })
+      .then([
+        {
+          type: 'ToolCallCompleted',
+          data: {
+            callId: declineCallId,
+            status: 'error',
+            error: { code: 'CALL_DECLINED', message: 'declined', retriable: false },
+          },
+        },
+      ]);
+  });
+
+  it('refuses to decline a call that already started', () => {
+    const { given, intended, started, generation } = declineFixture();
+    given([...intended, started])
+      .when({ type: 'DeclineToolCall', generation, callId: declineCallId, message: 'x' })
+      .thenThrows('CALL_ALREADY_STARTED');
+  });
+
+  it('refuses a stale generation', () => {
+    const { given, intended, generation } = declineFixture();
+    given(intended)
+      .when({ type: 'DeclineToolCall', generation: generation + 1, callId: declineCallId, message: 'x' })
+      .thenThrows('STALE_GENERATION');
+  });
+});
+
+const declineCallId = call(1, 0);
+function declineFixture() {
+  return {
+    given,
+    intended: runningWithCall('notes.delete'),
+    started: callStarted(declineCallId, 'notes.delete'),
+    generation: 1,
+  };
+}

@@ -5,7 +5,7 @@ import type { PlanView } from './plan-view';
 import { turnAppend } from './turn-append';
 import type { RuntimeOutput } from './runtime-output';
 
-export const CALL_REJECTED = 'CALL_REJECTED';
+export { CALL_DECLINED } from '@lomo/domain';
 
 /**
  * DESIGN.md §4 step 4d, for the calls of the last committed step, in index order: reuse a
@@ -69,14 +69,13 @@ function planIntended(view: PlanView, call: ToolCall): RuntimeOutput {
       call.callId,
     );
   if (isRejected(view.task, call.callId)) {
-    // The ledger records a result only for a started call; a declined one never runs.
+    // A declined call never runs: its ledger entry goes from intended straight to an error result.
     return turnAppend(view, 'decline-call', [
-      { type: 'StartToolCall', generation: view.generation, callId: call.callId, attempt: 1 },
       {
-        type: 'CompleteToolCall',
+        type: 'DeclineToolCall',
+        generation: view.generation,
         callId: call.callId,
-        status: 'error',
-        error: { code: CALL_REJECTED, message: 'The person declined this call; it was not run.', retriable: false },
+        message: 'The person declined this call; it was not run.',
       },
     ]);
   }

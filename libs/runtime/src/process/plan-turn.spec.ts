@@ -164,10 +164,8 @@ describe('planTurn: the coordinating decider', () => {
       ];
       expect(planTurn(viewOf(task, withCall('notes.delete')))).toMatchObject({
         intent: 'decline-call',
-        events: [
-          { type: 'ToolCallStarted' },
-          { type: 'ToolCallCompleted', data: { status: 'error', error: { code: 'CALL_REJECTED' } } },
-        ],
+        // Never started: a declined call goes from intended straight to its error result.
+        events: [{ type: 'ToolCallCompleted', data: { status: 'error', error: { code: 'CALL_DECLINED' } } }],
       });
     });
 
