@@ -1,12 +1,13 @@
 import { DomainError } from '../decider';
 import type { CompleteToolCall, DeclineToolCall, RecordToolOutcomeUnknown, StartToolCall } from './turn-commands';
 import { TurnErrors } from './turn-errors';
+import { toolCall } from './turn-queries';
 import type { TurnEvent } from './turn-events';
 import { existingTurn, fenced, invalid, running } from './turn-guards';
 import type { ExistingTurn, ToolCall, TurnState } from './turn-state';
 
 function callOf(turn: ExistingTurn, callId: string): ToolCall {
-  const call = turn.calls[callId];
+  const call = toolCall(turn, callId);
   if (!call) throw new DomainError(TurnErrors.CALL_NOT_FOUND, `Turn ${turn.turnId} committed no call ${callId}`);
   return call;
 }

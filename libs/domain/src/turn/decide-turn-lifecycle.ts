@@ -3,7 +3,7 @@ import type { CancelTurn, CompleteTurn, FailTurn, ResumeTurn, StartTurn, WaitTur
 import { TurnErrors } from './turn-errors';
 import type { TurnEvent } from './turn-events';
 import { existingTurn, fenced, openTurn, running } from './turn-guards';
-import { allCallsSettled } from './turn-queries';
+import { allCallsSettled, toolCall } from './turn-queries';
 import type { TurnState } from './turn-state';
 
 /** One turn per stream: starting it again (a retry after a crash) is a no-op. */
@@ -19,7 +19,7 @@ export function startTurn(command: StartTurn, state: TurnState): TurnEvent[] {
 export function waitTurn(command: WaitTurn, state: TurnState): TurnEvent[] {
   const turn = running(fenced(state, command.generation));
   if (command.on.kind === 'calls') {
-    const unknown = command.on.callIds.find((id) => !turn.calls[id]);
+    const unknown = command.on.callIds.find((id) => !toolCall(turn, id));
     if (unknown !== undefined)
       throw new DomainError(TurnErrors.CALL_NOT_FOUND, `Turn ${turn.turnId} committed no call ${unknown}`);
   }

@@ -1,13 +1,19 @@
 import { assertNever } from '../decider';
 import type { TurnEvent } from './turn-events';
+import { callPosition } from './turn-queries';
 import type { ExistingTurn, ToolCall, TurnState } from './turn-state';
 
 const isTerminal = (turn: ExistingTurn) =>
   turn.status === 'completed' || turn.status === 'failed' || turn.status === 'cancelled';
 
 function withCall(turn: ExistingTurn, callId: string, change: (call: ToolCall) => ToolCall): ExistingTurn {
-  const call = turn.calls[callId];
-  return call ? { ...turn, calls: { ...turn.calls, [callId]: change(call) } } : turn;
+  const at = callPosition(callId);
+  const step = at ? turn.steps[at.step - 1] : undefined;
+  const call = at ? step?.calls[at.index] : undefined;
+  if (!at || !step || !call || call.callId !== callId) return turn;
+  const calls = step.calls.map((c, i) => (i === at.index ? change(c) : c));
+  const steps = turn.steps.map((s, i) => (i === at.step - 1 ? { ...s, calls } : s));
+  return { ...turn, steps };
 }
 
 /** Folds one turn event. A terminal turn only records late tool results; its status stays. */
@@ -20,7 +26,6 @@ export function evolveTurn(state: TurnState, event: TurnEvent): TurnState {
       generation: 0,
       lease: null,
       steps: [],
-      calls: {},
       waitingOn: null,
       summary: null,
       error: null,
@@ -44,22 +49,17 @@ function evolveExisting(turn: ExistingTurn, event: Exclude<TurnEvent, { type: 'T
       return { ...turn, lease: { ...event.data } };
     case 'ModelStepCommitted': {
       const { step, reply, toolCallIntents, consumedItemIds, usage, promptRef, finishReason } = event.data;
-      // The ledger is copied only when the step adds calls (copying costs O(calls so far)).
-      const added: Record<string, ToolCall> = {};
-      toolCallIntents.forEach((intent, index) => {
-        added[intent.callId] = {
-          callId: intent.callId,
-          tool: intent.tool,
-          step,
-          index,
-          arguments: intent.arguments,
-          status: 'intended',
-          attempts: 0,
-          outcome: null,
-          completedAfterClose: false,
-        };
-      });
-      const calls = toolCallIntents.length > 0 ? { ...turn.calls, ...added } : turn.calls;
+      const calls = toolCallIntents.map((intent, index): ToolCall => ({
+        callId: intent.callId,
+        tool: intent.tool,
+        step,
+        index,
+        arguments: intent.arguments,
+        status: 'intended',
+        attempts: 0,
+        outcome: null,
+        completedAfterClose: false,
+      }));
       const committed = {
         step,
         reply,
@@ -68,8 +68,9 @@ function evolveExisting(turn: ExistingTurn, event: Exclude<TurnEvent, { type: 'T
         usage,
         promptRef,
         finishReason,
+        calls,
       };
-      return { ...turn, steps: [...turn.steps, committed], calls };
+      return { ...turn, steps: [...turn.steps, committed] };
     }
     case 'ToolCallStarted':
       return withCall(turn, event.data.callId, (c) => ({ ...c, status: 'started', attempts: event.data.attempt }));

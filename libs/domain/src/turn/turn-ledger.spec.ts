@@ -1,7 +1,7 @@
 import { fold } from '../decider';
 import { deciderSpec } from '@lomo/testing';
 import { turnDecider } from './turn-decider';
-import { callsAwaitingCompletion, callsOfStep, nextStep, pendingCalls } from './turn-queries';
+import { callsAwaitingCompletion, callsOfStep, nextStep, pendingCalls, toolCall } from './turn-queries';
 import {
   at,
   call,
@@ -143,7 +143,7 @@ describe('turn: a duplicate tool completion writes nothing', () => {
       .then([callCompleted(call(1, 0))]);
     const state = fold(turnDecider, [...inFlight, cancelled, callCompleted(call(1, 0))]);
     expect(state.status).toBe('cancelled');
-    expect(state.status !== 'none' && state.calls[call(1, 0)]).toMatchObject({
+    expect(toolCall(state, call(1, 0))).toMatchObject({
       status: 'completed',
       completedAfterClose: true,
     });

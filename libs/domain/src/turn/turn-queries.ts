@@ -1,5 +1,5 @@
 import { assertNever } from '../decider';
-import type { ExistingTurn, Lease, ToolCall, TurnState } from './turn-state';
+import type { Lease, ToolCall, TurnState } from './turn-state';
 
 export const isTurnTerminal = (state: TurnState) =>
   state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
@@ -10,11 +10,21 @@ export const nextStep = (state: TurnState): number => (state.status === 'none' ?
 export const lastStep = (state: TurnState) => (state.status === 'none' ? undefined : state.steps.at(-1));
 
 const callsWhere = (state: TurnState, keep: (call: ToolCall) => boolean): ToolCall[] =>
-  state.status === 'none' ? [] : Object.values(state.calls).filter(keep);
+  state.status === 'none' ? [] : state.steps.flatMap((s) => s.calls.filter(keep));
+
+/** Step and index of a call id `{turnId}:{step}:{index}`, or undefined when it has another form. */
+export function callPosition(callId: string): { step: number; index: number } | undefined {
+  const m = /:([1-9][0-9]*):([0-9]+)$/.exec(callId);
+  return m ? { step: Number(m[1]), index: Number(m[2]) } : undefined;
+}
 
 /** One ledger entry by call id, or undefined. */
-export const toolCall = (state: TurnState, callId: string): ToolCall | undefined =>
-  state.status === 'none' ? undefined : state.calls[callId];
+export function toolCall(state: TurnState, callId: string): ToolCall | undefined {
+  if (state.status === 'none') return undefined;
+  const at = callPosition(callId);
+  const call = at && state.steps[at.step - 1]?.calls[at.index];
+  return call && call.callId === callId ? call : undefined;
+}
 
 /** Calls committed by a step and not started yet, in step and index order. */
 export const pendingCalls = (state: TurnState) => callsWhere(state, (c) => c.status === 'intended');
@@ -28,8 +38,7 @@ export const callsAwaitingCompletion = (state: TurnState) => callsWhere(state, (
 /** Calls of one step, in index order. */
 export function callsOfStep(state: TurnState, step: number): ToolCall[] {
   if (state.status === 'none') return [];
-  const committed = state.steps[step - 1];
-  return committed ? committed.callIds.flatMap((id) => (state.calls[id] ? [state.calls[id]] : [])) : [];
+  return [...(state.steps[step - 1]?.calls ?? [])];
 }
 
 /** Every call has a result or a recorded unknown outcome. */
@@ -65,7 +74,7 @@ export function waitSatisfied(
   switch (on.kind) {
     case 'calls':
       return on.callIds.every((id) => {
-        const status = (state as ExistingTurn).calls[id]?.status;
+        const status = toolCall(state, id)?.status;
         return status === 'completed' || status === 'unknown';
       });
     case 'jobs':

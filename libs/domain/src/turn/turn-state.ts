@@ -18,6 +18,11 @@ export interface CommittedStep {
   step: number;
   reply: string;
   callIds: readonly string[];
+  /**
+   * The step's ledger entries, by index. Kept per step (not in one map for the turn) so that a
+   * change copies one step's few calls, and a step costs the same at step 1 and step 1 000.
+   */
+  calls: readonly ToolCall[];
   consumedItemIds: readonly string[];
   usage: Data<'ModelStepCommitted'>['usage'];
   promptRef: Data<'ModelStepCommitted'>['promptRef'];
@@ -58,7 +63,6 @@ export interface TurnBody {
   /** Null before the first lease and while the turn waits (the worker was released). */
   lease: Lease | null;
   steps: readonly CommittedStep[];
-  calls: Readonly<Record<string, ToolCall>>;
   waitingOn: WaitTarget | null;
   summary: string | null;
   error: TypedError | null;

@@ -44,7 +44,7 @@ export class ContextBuilder {
       const item = task.inbox[itemId];
       if (item !== undefined) out.push({ role: 'user', content: item.text });
     }
-    const calls = committed.callIds.flatMap((id) => (turn.calls[id] ? [turn.calls[id]] : []));
+    const calls = committed.calls;
     out.push({
       role: 'assistant',
       content: committed.reply,

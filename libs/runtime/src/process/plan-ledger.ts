@@ -19,9 +19,9 @@ export function planLedger(view: PlanView, turn: ExistingTurn): RuntimeOutput | 
   const last = turn.steps.at(-1);
   if (last === undefined) return undefined;
   const pending: string[] = [];
-  for (const callId of last.callIds) {
-    const call = turn.calls[callId];
-    if (call === undefined || call.status === 'completed' || call.status === 'unknown') continue;
+  for (const call of last.calls) {
+    const { callId } = call;
+    if (call.status === 'completed' || call.status === 'unknown') continue;
     if (call.status === 'started') {
       const local = view.localCalls.get(callId);
       if (local === 'pending') {

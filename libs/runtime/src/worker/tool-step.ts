@@ -1,4 +1,4 @@
-import type { CompleteToolCall, ExistingTurn, WakeReason } from '@lomo/domain';
+import { toolCall, type CompleteToolCall, type WakeReason } from '@lomo/domain';
 import type { ToolResult } from '@lomo/tools';
 import { turnAppend } from '../process/turn-append';
 import type { AppendOutcome, TurnSession } from './turn-session';
@@ -22,7 +22,8 @@ export class ToolStep {
 
   async run(session: TurnSession, callId: string, wake: WakeReason): Promise<ToolStepOutcome> {
     const { deps } = this;
-    const call = (session.turn.state as ExistingTurn).calls[callId];
+    const call = toolCall(session.turn.state, callId);
+    if (call === undefined) throw new Error(`Turn ${session.turnId} has no call ${callId}`);
     const result = await deps.tools.invoke(call.tool, call.arguments, {
       workspaceId: session.workspaceId,
       taskId: session.taskId,

@@ -214,8 +214,5 @@ function atStepBoundary(session: TurnSession): boolean {
   const turn = session.turn.state;
   if (turn.status !== 'running') return false;
   const last = lastStep(turn);
-  return (
-    last === undefined ||
-    last.callIds.every((id) => turn.calls[id]?.status === 'completed' || turn.calls[id]?.status === 'unknown')
-  );
+  return last === undefined || last.calls.every((c) => c.status === 'completed' || c.status === 'unknown');
 }
