@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
@@ -32,17 +31,11 @@ import { createStarterToolSet, type StarterTools } from './starter-tools.provide
 
 export interface ExecutorModuleOptions {
   runtime?: Partial<RuntimeOptionsInput>;
-  /** Defaults to the offline policy until the configuration knows the model variables. */
+  /** Tests pass a scripted model; otherwise LOMO_MODEL_PROVIDER decides. */
   model?: ModelProvider;
   scheduler?: Scheduler;
   faults?: FaultInjector;
 }
-
-/** Unique per process and readable in TurnLeased: host and pid. */
-export const defaultWorkerId = () =>
-  `${hostname()
-    .replace(/[^A-Za-z0-9_.:-]/g, '-')
-    .slice(0, 100)}-${process.pid}`;
 
 /**
  * The durable agent runtime as a Nest module: turn worker, wake-up consumer and watchdog (in
@@ -58,9 +51,29 @@ export class ExecutorModule {
       providers: [
         {
           provide: RUNTIME_OPTIONS,
-          useFactory: () => resolveRuntimeOptions({ workerId: defaultWorkerId(), ...options.runtime }),
+          useFactory: (config: LomoConfig) =>
+            resolveRuntimeOptions({
+              workerId: config.LOMO_WORKER_ID,
+              leaseMs: config.LOMO_LEASE_MS,
+              watchdogIntervalMs: config.LOMO_WATCHDOG_INTERVAL_MS,
+              maxStepsPerTurn: config.LOMO_MAX_STEPS_PER_TURN,
+              ...options.runtime,
+            }),
+          inject: [LOMO_CONFIG],
         },
-        { provide: MODEL_PROVIDER, useFactory: () => options.model ?? createModelProvider({ provider: 'offline' }) },
+        {
+          provide: MODEL_PROVIDER,
+          useFactory: (config: LomoConfig) =>
+            options.model ??
+            createModelProvider({
+              provider: config.LOMO_MODEL_PROVIDER,
+              baseUrl: config.OPENAI_BASE_URL,
+              apiKey: config.OPENAI_API_KEY,
+              model: config.LOMO_MODEL,
+              timeoutMs: config.LOMO_MODEL_TIMEOUT_MS,
+            }),
+          inject: [LOMO_CONFIG],
+        },
         {
           provide: STARTER_TOOLS,
           useFactory: createStarterToolSet,

@@ -1,3 +1,4 @@
+import { traceHeaders } from '@lomo/observability';
 import { WAKE_UP_TOPIC, wakeUpMessage, type WakeUpMessage } from '@lomo/contracts';
 import type { EventBus } from '@lomo/bus';
 
@@ -26,7 +27,7 @@ export class WakeUpPublisher {
   async wake(workspaceId: string, taskId: string): Promise<WakeUpMessage> {
     const message = wakeUpMessage.parse({ kind: 'wake', workspaceId, taskId, reason: 'message' });
     await this.ensureTopic();
-    await this.bus.publish(WAKE_UP_TOPIC, [{ key: taskId, value: message }]);
+    await this.bus.publish(WAKE_UP_TOPIC, [{ key: taskId, value: message, headers: traceHeaders() }]);
     return message;
   }
 }

@@ -3,11 +3,15 @@ import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
 import { MessagesModule } from '../../api/src/messages/messages.module';
 import { RouterModule } from '../../router/src/router.module';
+import { ExecutorModule } from '../../executor/src/executor.module';
 
 /** Every app in one process on the embedded adapters; apps join here as they arrive. */
 @Module({})
 export class StandaloneModule {
   static register(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
-    return { module: StandaloneModule, imports: [PlatformModule.forRoot(config, options), MessagesModule, RouterModule] };
+    return {
+      module: StandaloneModule,
+      imports: [PlatformModule.forRoot(config, options), MessagesModule, RouterModule, ExecutorModule.register()],
+    };
   }
 }

@@ -16,3 +16,14 @@ export const traceContext = {
     return storage.getStore();
   },
 };
+
+/**
+ * Headers that carry the current trace context on a directly published message (wake-ups), so
+ * the consumer continues the same correlation (read back by withMessageTraceContext).
+ */
+export function traceHeaders(context: TraceContext | undefined = traceContext.current()): Record<string, string> {
+  if (!context) return {};
+  return context.causationId === null
+    ? { correlationId: context.correlationId }
+    : { correlationId: context.correlationId, causationId: context.causationId };
+}

@@ -1,3 +1,4 @@
+import { traceHeaders } from '@lomo/observability';
 import { WAKE_UP_TOPIC, wakeUpMessage } from '@lomo/contracts';
 import { DomainError, lastStep, type ExistingTurn, type WakeReason } from '@lomo/domain';
 import type { FaultPoint } from '../faults/fault-injector';
@@ -180,14 +181,16 @@ export class TurnRunner {
         turnId: session.turnId,
         reason: 'resume',
       });
-      await deps.bus.publish(WAKE_UP_TOPIC, [{ key: session.taskId, value: message }]).catch((error: unknown) =>
-        // The watchdog of another executor finds the released lease anyway.
-        this.log(
-          'warn',
-          { error: error instanceof Error ? error.message : String(error) },
-          'wake after release not published',
-        ),
-      );
+      await deps.bus
+        .publish(WAKE_UP_TOPIC, [{ key: session.taskId, value: message, headers: traceHeaders() }])
+        .catch((error: unknown) =>
+          // The watchdog of another executor finds the released lease anyway.
+          this.log(
+            'warn',
+            { error: error instanceof Error ? error.message : String(error) },
+            'wake after release not published',
+          ),
+        );
     }
     return 'released';
   }

@@ -64,5 +64,11 @@ export async function publishCompletionWake(bus: Pick<EventBus, 'publish'>, call
     reason: 'job_completed',
   });
   // Keyed by task: the wake-up topic keeps one task's messages in order.
-  await bus.publish(WAKE_UP_TOPIC, [{ key: call.taskId, value: message }]);
+  await bus.publish(WAKE_UP_TOPIC, [
+    {
+      key: call.taskId,
+      value: message,
+      headers: { correlationId: call.correlationId, causationId: toolCompletionEventId(call.callId) },
+    },
+  ]);
 }

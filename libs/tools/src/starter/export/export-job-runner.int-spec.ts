@@ -129,6 +129,8 @@ describe('export.document and the ExportJobRunner', () => {
             turnId: TEST_TURN_ID,
             reason: 'job_completed',
           },
+          // The woken worker continues the call's trace; the completion is the wake's cause.
+          headers: { correlationId: 'corr-export-1', causationId: toolCompletionEventId(context.callId) },
         },
       },
     ]);
