@@ -3,3 +3,4 @@ export * from './health-check';
 export * from './trace-context.middleware';
 export { RELAY } from './create-relay';
 export * from './message-trace-context';
+export * from './run-app';
