@@ -13,6 +13,7 @@ import {
   noFaults,
   resolveRuntimeOptions,
   timerScheduler,
+  type CommandDeps,
   type FaultInjector,
   type RuntimeOptions,
   type RuntimeOptionsInput,
@@ -26,7 +27,7 @@ import {
   StopTaskHandler,
 } from './commands/task-command-handlers';
 import { ExecutorLifecycle } from './executor-lifecycle';
-import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
+import { COMMAND_DEPS, EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
 import { createStarterToolSet, type StarterTools } from './starter-tools.provider';
 
 export interface ExecutorModuleOptions {
@@ -129,6 +130,16 @@ export class ExecutorModule {
                 traced: withMessageTraceContext,
               },
             ),
+        },
+        {
+          provide: COMMAND_DEPS,
+          useFactory: (store: EventStore, bus: EventBus, ids: IdGenerator, logger: Logger): CommandDeps => ({
+            store,
+            bus,
+            ids,
+            logger: logger.child({ component: 'task-commands' }),
+          }),
+          inject: [EVENT_STORE, EVENT_BUS, ID_GENERATOR, LOGGER],
         },
         ExecutorLifecycle,
         StopTaskHandler,

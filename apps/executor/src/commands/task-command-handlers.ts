@@ -1,30 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EVENT_BUS, type EventBus } from '@lomo/bus';
-import { ID_GENERATOR, type IdGenerator } from '@lomo/contracts';
-import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
-import { LOGGER, type Logger } from '@lomo/observability';
 import { interruptTask, resolveCheckpoint, resumeTask, type CommandDeps, type InterruptResult } from '@lomo/runtime';
+import { COMMAND_DEPS } from '../executor-tokens';
 import { PauseTask, ResolveCheckpoint, ResumeTask, StopTask } from './task-commands';
 
-abstract class RuntimeCommandHandler {
-  protected readonly deps: CommandDeps;
-
-  constructor(store: EventStore, bus: EventBus, ids: IdGenerator, logger: Logger) {
-    this.deps = { store, bus, ids, logger: logger.child({ component: 'task-commands' }) };
-  }
-}
+// Thin CQRS adapters: the rules live in @lomo/runtime's command functions.
 
 @CommandHandler(StopTask)
-export class StopTaskHandler extends RuntimeCommandHandler implements ICommandHandler<StopTask, InterruptResult> {
-  constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(EVENT_BUS) bus: EventBus,
-    @Inject(ID_GENERATOR) ids: IdGenerator,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    super(store, bus, ids, logger);
-  }
+export class StopTaskHandler implements ICommandHandler<StopTask, InterruptResult> {
+  constructor(@Inject(COMMAND_DEPS) private readonly deps: CommandDeps) {}
 
   execute(command: StopTask): Promise<InterruptResult> {
     return interruptTask(this.deps, 'stop', command);
@@ -32,15 +16,8 @@ export class StopTaskHandler extends RuntimeCommandHandler implements ICommandHa
 }
 
 @CommandHandler(PauseTask)
-export class PauseTaskHandler extends RuntimeCommandHandler implements ICommandHandler<PauseTask, InterruptResult> {
-  constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(EVENT_BUS) bus: EventBus,
-    @Inject(ID_GENERATOR) ids: IdGenerator,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    super(store, bus, ids, logger);
-  }
+export class PauseTaskHandler implements ICommandHandler<PauseTask, InterruptResult> {
+  constructor(@Inject(COMMAND_DEPS) private readonly deps: CommandDeps) {}
 
   execute(command: PauseTask): Promise<InterruptResult> {
     return interruptTask(this.deps, 'pause', command);
@@ -48,18 +25,8 @@ export class PauseTaskHandler extends RuntimeCommandHandler implements ICommandH
 }
 
 @CommandHandler(ResumeTask)
-export class ResumeTaskHandler
-  extends RuntimeCommandHandler
-  implements ICommandHandler<ResumeTask, { changed: boolean }>
-{
-  constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(EVENT_BUS) bus: EventBus,
-    @Inject(ID_GENERATOR) ids: IdGenerator,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    super(store, bus, ids, logger);
-  }
+export class ResumeTaskHandler implements ICommandHandler<ResumeTask, { changed: boolean }> {
+  constructor(@Inject(COMMAND_DEPS) private readonly deps: CommandDeps) {}
 
   execute(command: ResumeTask): Promise<{ changed: boolean }> {
     return resumeTask(this.deps, command);
@@ -67,18 +34,8 @@ export class ResumeTaskHandler
 }
 
 @CommandHandler(ResolveCheckpoint)
-export class ResolveCheckpointHandler
-  extends RuntimeCommandHandler
-  implements ICommandHandler<ResolveCheckpoint, { changed: boolean }>
-{
-  constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(EVENT_BUS) bus: EventBus,
-    @Inject(ID_GENERATOR) ids: IdGenerator,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    super(store, bus, ids, logger);
-  }
+export class ResolveCheckpointHandler implements ICommandHandler<ResolveCheckpoint, { changed: boolean }> {
+  constructor(@Inject(COMMAND_DEPS) private readonly deps: CommandDeps) {}
 
   execute(command: ResolveCheckpoint): Promise<{ changed: boolean }> {
     return resolveCheckpoint(this.deps, command.request);
