@@ -53,6 +53,17 @@ export const configShape = {
   LOMO_LEASE_MS: positiveInt(600_000),
   LOMO_WATCHDOG_INTERVAL_MS: positiveInt(3_600_000),
   LOMO_MAX_STEPS_PER_TURN: positiveInt(10_000),
+  LOMO_AUTH_SQLITE_PATH: z.string().min(1).optional(),
+  LOMO_API_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_000_000),
+  LOMO_API_MAX_BATCH: positiveInt(100),
+  LOMO_API_MAX_DEPTH: z.coerce.number().int().min(2).max(50),
+  LOMO_API_MAX_COST: z.coerce.number().int().min(10).max(10_000_000),
+  LOMO_API_RATE_LIMIT_BURST: positiveInt(100_000),
+  LOMO_API_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000),
+  LOMO_API_INTROSPECTION: z.enum(['true', 'false']).optional(),
+  LOMO_API_CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000),
+  LOMO_API_DEV_WORKSPACE: z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/),
+  LOMO_API_DEV_USER: z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/),
 } as const;
 
 export type ConfigKey = keyof typeof configShape;
@@ -111,4 +122,30 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_LEASE_MS: { default: '30000', meaning: 'Turn lease duration; the holder renews at a third of it' },
   LOMO_WATCHDOG_INTERVAL_MS: { default: '10000', meaning: 'How often the watchdog scans active work' },
   LOMO_MAX_STEPS_PER_TURN: { default: '50', meaning: 'Steps after which the runtime stops a turn (runaway guard)' },
+  LOMO_AUTH_SQLITE_PATH: { default: '$LOMO_DATA_DIR/auth.sqlite', meaning: 'SQLite file of the hashed API tokens' },
+  LOMO_API_MAX_BODY_BYTES: { default: '100000', meaning: 'Largest HTTP request body the API reads' },
+  LOMO_API_MAX_BATCH: {
+    default: '10',
+    meaning: 'Operations per batched GraphQL request (a larger batch runs nothing)',
+  },
+  LOMO_API_MAX_DEPTH: { default: '12', meaning: 'Deepest GraphQL selection allowed' },
+  LOMO_API_MAX_COST: { default: '10000', meaning: 'Static cost limit of one operation (fields × page sizes)' },
+  LOMO_API_RATE_LIMIT_BURST: {
+    default: '60',
+    meaning: 'Requests a token may make at once (token bucket size, per API process)',
+  },
+  LOMO_API_RATE_LIMIT_PER_SECOND: { default: '10', meaning: 'Rate at which a token’s bucket refills' },
+  LOMO_API_INTROSPECTION: {
+    default: '<on unless NODE_ENV=production>',
+    meaning: 'GraphQL introspection (`true`/`false`)',
+  },
+  LOMO_API_CONSISTENCY_TIMEOUT_MS: {
+    default: '5000',
+    meaning: 'How long a query with `consistentWith` waits for the read models',
+  },
+  LOMO_API_DEV_WORKSPACE: {
+    default: 'dev',
+    meaning: 'Workspace of the dev token created at start (embedded, not production)',
+  },
+  LOMO_API_DEV_USER: { default: 'dev', meaning: 'User of the dev token created at start (embedded, not production)' },
 };

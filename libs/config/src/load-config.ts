@@ -9,11 +9,15 @@ const scriptOnly = new Set(['LOMO_CACHE_DIR']);
 
 type Raw = z.infer<z.ZodObject<typeof configShape>>;
 
-export type LomoConfig = Omit<Raw, 'LOMO_SQLITE_PATH' | 'LOMO_BUS_PATH' | 'LOMO_BLOB_DIR' | 'LOMO_WORKER_ID'> & {
+export type LomoConfig = Omit<
+  Raw,
+  'LOMO_SQLITE_PATH' | 'LOMO_BUS_PATH' | 'LOMO_BLOB_DIR' | 'LOMO_WORKER_ID' | 'LOMO_AUTH_SQLITE_PATH'
+> & {
   LOMO_SQLITE_PATH: string;
   LOMO_BUS_PATH: string;
   LOMO_BLOB_DIR: string;
   LOMO_WORKER_ID: string;
+  LOMO_AUTH_SQLITE_PATH: string;
 };
 
 /**
@@ -71,6 +75,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_SQLITE_PATH: c.LOMO_SQLITE_PATH ?? path.join(dataDir, 'events.sqlite'),
     LOMO_BUS_PATH: c.LOMO_BUS_PATH ?? path.join(dataDir, 'bus.sqlite'),
     LOMO_BLOB_DIR: c.LOMO_BLOB_DIR ?? path.join(dataDir, 'blobs'),
+    LOMO_AUTH_SQLITE_PATH: c.LOMO_AUTH_SQLITE_PATH ?? path.join(dataDir, 'auth.sqlite'),
     LOMO_WORKER_ID:
       c.LOMO_WORKER_ID ??
       `${hostname()

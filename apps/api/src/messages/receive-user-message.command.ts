@@ -10,7 +10,14 @@ export class ReceiveUserMessage {
     readonly channel: 'ui' | 'api' | 'card',
     readonly trace: TraceContext,
     readonly clientMessageId?: string,
+    /** What the person named explicitly; the router validates the target's state. */
+    readonly target?: MessageTarget,
   ) {}
+}
+
+export interface MessageTarget {
+  taskId?: string;
+  artifactRef?: string;
 }
 
 export interface ReceiveUserMessageResult {

@@ -33,6 +33,7 @@ export class ReceiveUserMessageHandler implements ICommandHandler<ReceiveUserMes
           text: command.text,
           language: command.language,
           channel: command.channel,
+          ...(command.target ? { target: command.target } : {}),
           ...(command.clientMessageId ? { clientMessageId: command.clientMessageId } : {}),
         },
         metadata: {

@@ -1,0 +1,62 @@
+import type { LomoConfig } from '@lomo/config';
+
+export interface ApiSettings {
+  /** SQLite file of the API tokens (embedded mode). */
+  authSqlitePath: string;
+  maxBodyBytes: number;
+  /** Operations per batched HTTP request. */
+  maxBatch: number;
+  maxDepth: number;
+  /** Static cost: every selected field counts once per item its enclosing pages may return. */
+  maxCost: number;
+  rateLimit: { burst: number; perSecond: number };
+  introspection: boolean;
+  consistencyTimeoutMs: number;
+  /** Stack traces and internal messages in responses. */
+  exposeInternals: boolean;
+  /** Created and logged at start in embedded, non-production runs; undefined otherwise. */
+  devToken: { workspaceId: string; userId: string } | undefined;
+  production: boolean;
+}
+
+/** `first` of every connection: the page-size limit, fixed so clients can rely on it. */
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+type ApiConfig = Pick<
+  LomoConfig,
+  | 'LOMO_MODE'
+  | 'NODE_ENV'
+  | 'LOMO_AUTH_SQLITE_PATH'
+  | 'LOMO_API_MAX_BODY_BYTES'
+  | 'LOMO_API_MAX_BATCH'
+  | 'LOMO_API_MAX_DEPTH'
+  | 'LOMO_API_MAX_COST'
+  | 'LOMO_API_RATE_LIMIT_BURST'
+  | 'LOMO_API_RATE_LIMIT_PER_SECOND'
+  | 'LOMO_API_INTROSPECTION'
+  | 'LOMO_API_CONSISTENCY_TIMEOUT_MS'
+  | 'LOMO_API_DEV_WORKSPACE'
+  | 'LOMO_API_DEV_USER'
+>;
+
+/** The API's settings, from the validated configuration (libs/config owns the variables). */
+export function apiSettings(config: ApiConfig): ApiSettings {
+  const production = config.NODE_ENV === 'production';
+  return {
+    authSqlitePath: config.LOMO_AUTH_SQLITE_PATH,
+    maxBodyBytes: config.LOMO_API_MAX_BODY_BYTES,
+    maxBatch: config.LOMO_API_MAX_BATCH,
+    maxDepth: config.LOMO_API_MAX_DEPTH,
+    maxCost: config.LOMO_API_MAX_COST,
+    rateLimit: { burst: config.LOMO_API_RATE_LIMIT_BURST, perSecond: config.LOMO_API_RATE_LIMIT_PER_SECOND },
+    introspection: config.LOMO_API_INTROSPECTION === undefined ? !production : config.LOMO_API_INTROSPECTION === 'true',
+    consistencyTimeoutMs: config.LOMO_API_CONSISTENCY_TIMEOUT_MS,
+    exposeInternals: config.NODE_ENV === 'development',
+    devToken:
+      config.LOMO_MODE === 'embedded' && !production
+        ? { workspaceId: config.LOMO_API_DEV_WORKSPACE, userId: config.LOMO_API_DEV_USER }
+        : undefined,
+    production,
+  };
+}

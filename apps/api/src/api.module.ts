@@ -1,0 +1,107 @@
+import {
+  Inject,
+  Module,
+  RequestMethod,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { GraphQLModule } from '@nestjs/graphql';
+import type { LomoConfig } from '@lomo/config';
+import { LOGGER, type Logger } from '@lomo/observability';
+import { READ_MODEL_CONSISTENCY, READ_MODELS } from '../../projector/src/projector-tokens';
+import { API_RATE_LIMITER, API_READ_MODELS, API_SETTINGS, API_TOKENS } from './api-di-tokens';
+import { ApiLifecycle } from './api-lifecycle';
+import { apiSettings, type ApiSettings } from './api-settings';
+import { API_TOKEN_STORE, type ApiTokenStore } from './auth/api-token-store.port';
+import { ApiTokens } from './auth/api-tokens';
+import { DevTokenBootstrap } from './auth/dev-token';
+import { SqliteApiTokenStore } from './auth/sqlite-api-token-store';
+import { CONSISTENCY_GATE, ReadModelConsistencyGate, type ConsistencyCheck } from './consistency/consistency-gate';
+import { ReadAfterWrite } from './consistency/read-after-write';
+import { apiResolvers } from './graphql/api-resolvers';
+import { GRAPHQL_PATH, graphqlOptions } from './graphql/graphql-options';
+import { graphqlBodyErrorHandler } from './http/body-error.handler';
+import { GraphqlGateMiddleware } from './http/graphql-gate.middleware';
+import { TokenBucketRateLimiter } from './limits/token-bucket';
+import { MessagesModule } from './messages/messages.module';
+import { ArchiveTaskHandler, ReplaceMessageHandler, WithdrawMessageHandler } from './tasks/task-command.handlers';
+import { StreamOwnership } from './tenancy/stream-ownership';
+
+export interface ApiModuleOptions {
+  /**
+   * The module providing READ_MODELS and READ_MODEL_CONSISTENCY: in the standalone app the very
+   * ProjectorModule object it imports (Nest shares a dynamic module by reference), elsewhere
+   * ApiReadSideModule.
+   */
+  readSide: DynamicModule;
+  settings?: Partial<ApiSettings>;
+  /** Tests pass their own; default: SQLite at settings.authSqlitePath. */
+  tokenStore?: ApiTokenStore;
+}
+
+/**
+ * The GraphQL API at /graphql: bearer tokens, limits, queries over the read models scoped to the
+ * caller's workspace, and mutations through the CQRS command handlers. Stands on PlatformModule;
+ * pause/resume/stop need the executor's command handlers (ExecutorModule) in the same app.
+ */
+@Module({})
+export class ApiModule implements NestModule, OnModuleInit {
+  constructor(@Inject(HttpAdapterHost) private readonly http: HttpAdapterHost) {}
+
+  static register(config: LomoConfig, options: ApiModuleOptions): DynamicModule {
+    const settings: ApiSettings = { ...apiSettings(config), ...options.settings };
+    return {
+      module: ApiModule,
+      imports: [
+        CqrsModule,
+        MessagesModule,
+        options.readSide,
+        GraphQLModule.forRootAsync<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          inject: [LOGGER],
+          useFactory: (logger: Logger) => graphqlOptions(settings, logger),
+        }),
+      ],
+      providers: [
+        { provide: API_SETTINGS, useValue: settings },
+        {
+          provide: API_TOKEN_STORE,
+          useFactory: () => options.tokenStore ?? new SqliteApiTokenStore(settings.authSqlitePath),
+        },
+        { provide: API_TOKENS, useFactory: (store: ApiTokenStore) => new ApiTokens(store), inject: [API_TOKEN_STORE] },
+        { provide: API_RATE_LIMITER, useFactory: () => new TokenBucketRateLimiter(settings.rateLimit) },
+        { provide: API_READ_MODELS, useExisting: READ_MODELS },
+        {
+          provide: CONSISTENCY_GATE,
+          useFactory: (check: ConsistencyCheck) => new ReadModelConsistencyGate(check, settings.consistencyTimeoutMs),
+          inject: [READ_MODEL_CONSISTENCY],
+        },
+        ReadAfterWrite,
+        StreamOwnership,
+        GraphqlGateMiddleware,
+        DevTokenBootstrap,
+        ApiLifecycle,
+        WithdrawMessageHandler,
+        ReplaceMessageHandler,
+        ArchiveTaskHandler,
+        ...apiResolvers,
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(GraphqlGateMiddleware).forRoutes({ path: GRAPHQL_PATH, method: RequestMethod.ALL });
+  }
+
+  /** After the global body parser, before Nest's own error handler (registered after init hooks). */
+  onModuleInit(): void {
+    const adapter = this.http?.httpAdapter;
+    if (adapter === undefined || adapter === null) return;
+    adapter.use(GRAPHQL_PATH, graphqlBodyErrorHandler);
+  }
+}

@@ -1,0 +1,18 @@
+import { EventsResolver } from './resolvers/events.resolver';
+import { MainLineResolver } from './resolvers/main-line.resolver';
+import { MeResolver } from './resolvers/me.resolver';
+import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
+import { TaskMutationsResolver } from './resolvers/task-mutations.resolver';
+import { TasksResolver } from './resolvers/tasks.resolver';
+import { TurnsResolver } from './resolvers/turns.resolver';
+
+/** Every resolver of the API: the module provides them and the schema file is generated from them. */
+export const apiResolvers = [
+  MeResolver,
+  MainLineResolver,
+  TasksResolver,
+  TurnsResolver,
+  EventsResolver,
+  MessageMutationsResolver,
+  TaskMutationsResolver,
+] as const;

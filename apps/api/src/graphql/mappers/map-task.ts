@@ -1,0 +1,35 @@
+import type { InboxItemDocument, TaskDocument } from '@lomo/read-models';
+import type { InboxItem, Task } from '../types/task.types';
+
+export function mapTask(d: TaskDocument): Task {
+  return {
+    id: d._id,
+    goal: d.goal,
+    kind: d.kind,
+    status: d.status,
+    language: d.language,
+    originMessageId: d.originMessageId,
+    createdAt: d.createdAt,
+    lastActivityAt: d.lastActivityAt,
+    activeTurnId: d.activeTurnId,
+    activeTurnSummary: d.activeTurn,
+    openCheckpoints: d.openCheckpoints,
+    counts: d.counts,
+  };
+}
+
+export function mapInboxItem(d: InboxItemDocument): InboxItem {
+  return {
+    id: d._id,
+    taskId: d.taskId,
+    messageId: d.messageId,
+    text: d.text,
+    language: d.language,
+    status: d.status,
+    claimedAt: d.claimedAt,
+    consumedAt: d.consumedAt,
+    replacements: d.replacements,
+    deliveredAt: d.deliveredAt,
+    updatedAt: d.updatedAt,
+  };
+}

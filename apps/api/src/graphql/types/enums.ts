@@ -1,0 +1,68 @@
+import { registerEnumType } from '@nestjs/graphql';
+
+// GraphQL names are upper case; the values are the read models' own strings, so documents map
+// to the schema without translation tables.
+
+export const TaskStatus = {
+  ACTIVE: 'active',
+  WAITING: 'waiting',
+  PAUSED: 'paused',
+  STOPPED: 'stopped',
+  COMPLETED: 'completed',
+  ARCHIVED: 'archived',
+} as const;
+export type TaskStatus = (typeof TaskStatus)[keyof typeof TaskStatus];
+
+export const TaskKind = { LIGHTWEIGHT: 'lightweight', PERSISTENT: 'persistent' } as const;
+export type TaskKind = (typeof TaskKind)[keyof typeof TaskKind];
+
+export const InboxItemStatus = {
+  DELIVERED: 'delivered',
+  CLAIMED: 'claimed',
+  RELEASED: 'released',
+  WITHDRAWN: 'withdrawn',
+  REPLACED: 'replaced',
+} as const;
+
+export const TurnStatus = {
+  QUEUED: 'queued',
+  RUNNING: 'running',
+  WAITING: 'waiting',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+} as const;
+
+export const ToolCallStatus = {
+  INTENDED: 'intended',
+  STARTED: 'started',
+  COMPLETED: 'completed',
+  UNKNOWN: 'unknown',
+} as const;
+
+export const ToolCallOutcome = { OK: 'ok', ERROR: 'error' } as const;
+
+export const RoutingOutcome = {
+  MAIN: 'main',
+  LIGHTWEIGHT: 'lightweight',
+  EXISTING: 'existing',
+  NEW: 'new',
+  CLARIFY: 'clarify',
+} as const;
+
+export const RoutingMethod = { DETERMINISTIC: 'deterministic', SEMANTIC: 'semantic' } as const;
+
+export const MessageChannel = { UI: 'ui', API: 'api', CARD: 'card' } as const;
+
+export const MainLineItemKind = { MESSAGE: 'message', CARD: 'card' } as const;
+
+registerEnumType(TaskStatus, { name: 'TaskStatus' });
+registerEnumType(TaskKind, { name: 'TaskKind' });
+registerEnumType(InboxItemStatus, { name: 'InboxItemStatus' });
+registerEnumType(TurnStatus, { name: 'TurnStatus' });
+registerEnumType(ToolCallStatus, { name: 'ToolCallStatus' });
+registerEnumType(ToolCallOutcome, { name: 'ToolCallOutcome' });
+registerEnumType(RoutingOutcome, { name: 'RoutingOutcome' });
+registerEnumType(RoutingMethod, { name: 'RoutingMethod' });
+registerEnumType(MessageChannel, { name: 'MessageChannel' });
+registerEnumType(MainLineItemKind, { name: 'MainLineItemKind' });

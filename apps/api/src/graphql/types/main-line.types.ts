@@ -1,0 +1,125 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Connection } from './connection';
+import { MainLineItemKind, MessageChannel, RoutingMethod, RoutingOutcome, TaskStatus } from './enums';
+
+@ObjectType({ description: 'Where the router sent a message.' })
+export class Routing {
+  @Field(() => RoutingOutcome)
+  outcome!: string;
+
+  @Field(() => ID, { nullable: true, description: 'Set when the outcome is LIGHTWEIGHT, EXISTING or NEW.' })
+  taskId!: string | null;
+
+  @Field(() => RoutingMethod)
+  method!: string;
+
+  @Field(() => String)
+  decidedAt!: string;
+}
+
+@ObjectType()
+export class ClarificationOption {
+  @Field(() => String)
+  label!: string;
+
+  @Field(() => ID, { nullable: true })
+  taskId!: string | null;
+}
+
+@ObjectType({ description: 'The question Main asked back instead of routing.' })
+export class Clarification {
+  @Field(() => String)
+  question!: string;
+
+  @Field(() => [ClarificationOption])
+  options!: ClarificationOption[];
+}
+
+@ObjectType()
+export class MainReply {
+  @Field(() => ID)
+  replyId!: string;
+
+  @Field(() => String)
+  text!: string;
+
+  @Field(() => String)
+  language!: string;
+
+  @Field(() => String)
+  repliedAt!: string;
+}
+
+@ObjectType()
+export class TaskCard {
+  @Field(() => ID)
+  cardId!: string;
+
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => String)
+  title!: string;
+
+  @Field(() => TaskStatus)
+  status!: string;
+
+  @Field(() => String, { nullable: true })
+  summary!: string | null;
+
+  @Field(() => String)
+  shownAt!: string;
+}
+
+@ObjectType({ description: 'What a message named explicitly: a task or an artefact.' })
+export class MessageTarget {
+  @Field(() => ID, { nullable: true })
+  taskId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  artifactRef!: string | null;
+}
+
+@ObjectType({ description: "One item of the person's conversation with Main: a message (with its routing) or a card." })
+export class MainLineItem {
+  @Field(() => ID, { description: 'The message id (or the card id for a card shown on its own).' })
+  id!: string;
+
+  @Field(() => MainLineItemKind, { nullable: true })
+  kind!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Order on the main line.' })
+  seq!: number | null;
+
+  @Field(() => String, { nullable: true })
+  createdAt!: string | null;
+
+  @Field(() => String, { nullable: true })
+  text!: string | null;
+
+  @Field(() => String, { nullable: true })
+  language!: string | null;
+
+  @Field(() => MessageChannel, { nullable: true })
+  channel!: string | null;
+
+  @Field(() => MessageTarget, { nullable: true })
+  target!: MessageTarget | null;
+
+  @Field(() => String, { nullable: true })
+  clientMessageId!: string | null;
+
+  @Field(() => Routing, { nullable: true, description: 'Null until the router has decided.' })
+  routing!: Routing | null;
+
+  @Field(() => Clarification, { nullable: true })
+  clarification!: Clarification | null;
+
+  @Field(() => MainReply, { nullable: true })
+  reply!: MainReply | null;
+
+  @Field(() => TaskCard, { nullable: true })
+  card!: TaskCard | null;
+}
+
+export const MainLineConnection = Connection('MainLineItem', MainLineItem);

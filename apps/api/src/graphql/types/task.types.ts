@@ -1,0 +1,123 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Connection } from './connection';
+import { InboxItemStatus, TaskKind, TaskStatus, TurnStatus } from './enums';
+
+@ObjectType()
+export class TaskCounts {
+  @Field(() => Int)
+  inboxPending!: number;
+
+  @Field(() => Int)
+  inboxClaimed!: number;
+
+  @Field(() => Int)
+  inboxWithdrawn!: number;
+
+  @Field(() => Int)
+  turns!: number;
+
+  @Field(() => Int)
+  steps!: number;
+}
+
+@ObjectType({
+  description: "The task's one active turn as the task knows it; `Task.activeTurn` reads the turn itself.",
+})
+export class ActiveTurnSummary {
+  @Field(() => ID)
+  turnId!: string;
+
+  @Field(() => TurnStatus, { nullable: true })
+  status!: string | null;
+
+  @Field(() => Int)
+  steps!: number;
+}
+
+@ObjectType({ description: 'A piece of work: created by routing, run in turns, fed by its inbox.' })
+export class Task {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  goal!: string | null;
+
+  @Field(() => TaskKind, { nullable: true })
+  kind!: string | null;
+
+  @Field(() => TaskStatus, { nullable: true })
+  status!: string | null;
+
+  @Field(() => String, { nullable: true })
+  language!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  originMessageId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  createdAt!: string | null;
+
+  @Field(() => String, { nullable: true })
+  lastActivityAt!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  activeTurnId!: string | null;
+
+  @Field(() => ActiveTurnSummary, { nullable: true })
+  activeTurnSummary!: ActiveTurnSummary | null;
+
+  @Field(() => Int)
+  openCheckpoints!: number;
+
+  @Field(() => TaskCounts)
+  counts!: TaskCounts;
+}
+
+export const TaskConnection = Connection('Task', Task);
+
+@ObjectType({ description: 'A turn and step.' })
+export class StepRef {
+  @Field(() => ID)
+  turnId!: string;
+
+  @Field(() => Int)
+  step!: number;
+}
+
+@ObjectType({ description: "A message in a task's inbox, waiting for (or read by) a step." })
+export class InboxItem {
+  @Field(() => ID, { description: 'The item id, which is the message id.' })
+  id!: string;
+
+  @Field(() => ID, { nullable: true })
+  taskId!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  messageId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  text!: string | null;
+
+  @Field(() => String, { nullable: true })
+  language!: string | null;
+
+  @Field(() => InboxItemStatus, { nullable: true })
+  status!: string | null;
+
+  @Field(() => StepRef, { nullable: true, description: 'The step holding the claim; null unless claimed.' })
+  claimedAt!: StepRef | null;
+
+  @Field(() => StepRef, { nullable: true, description: 'The committed step that read the item.' })
+  consumedAt!: StepRef | null;
+
+  @Field(() => Int)
+  replacements!: number;
+
+  @Field(() => String, { nullable: true })
+  deliveredAt!: string | null;
+
+  @Field(() => String, { nullable: true })
+  updatedAt!: string | null;
+}
+
+export const InboxItemConnection = Connection('InboxItem', InboxItem);
