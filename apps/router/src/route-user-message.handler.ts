@@ -51,7 +51,8 @@ export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage
     const recorded = await findRecordedDecision(this.store, streamId, revision, data.messageId);
     if (recorded) return { decision: recorded, written: false };
     const targetId = data.target?.taskId;
-    const target = targetId === undefined ? undefined : await readTask(this.store, targetId);
+    const target =
+      targetId === undefined ? undefined : await readTask(this.store, targetId, message.metadata.workspaceId);
     return recordDecision(this.store, streamId, revision, decideRouting(data, target), routerMetadata(message));
   }
 

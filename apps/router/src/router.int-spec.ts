@@ -8,7 +8,7 @@ import { routingEventIdFor } from './routing-log';
 import { routerMetadata } from './router-metadata';
 import { createTaskFromMessage, readTask } from './task-writes';
 import { RouterService } from './router.service';
-import { MAIN, RouterHarness, WORKSPACE } from './testing/router-harness';
+import { MAIN, RouterHarness, USER, WORKSPACE } from './testing/router-harness';
 
 /** A relayed message as a consumer receives it, for redelivering one by hand. */
 function asReceived(envelope: EventEnvelope): ReceivedMessage {
@@ -119,7 +119,7 @@ describe('router (pass-through): SQLite store, in-process bus, relay', () => {
     ]);
     const task = await h.eventsOf(streams.task(taskId));
     expect(typesOf(task)).toEqual(['TaskCreated', 'MessageDeliveredToInbox', 'MessageDeliveredToInbox']);
-    const state = await readTask(h.store, taskId);
+    const state = await readTask(h.store, taskId, WORKSPACE);
     expect(state.status !== 'none' && Object.keys(state.inbox)).toEqual([
       first.metadata.eventId,
       followUp.metadata.eventId,
@@ -136,7 +136,7 @@ describe('router (pass-through): SQLite store, in-process bus, relay', () => {
     const target = exists ? taskId : taskIdFor(`${origin.metadata.eventId}-never-created`);
     if (exists) {
       const stop = { type: 'StopTask' as const, by: { kind: 'user' as const, userId: 'u1' } };
-      const state = await readTask(h.store, taskId);
+      const state = await readTask(h.store, taskId, WORKSPACE);
       const [stopped] = taskDecider.decide(stop, state);
       await h.store.append(
         streams.task(taskId),
@@ -165,6 +165,36 @@ describe('router (pass-through): SQLite store, in-process bus, relay', () => {
     const result = await app.get(RouterService).handle(asReceived(late));
     expect(result).toMatchObject({ deliveredTo: null, woke: false });
     expect(await h.eventsOf(streams.task(target))).toHaveLength(before);
+  });
+});
+
+describe('router: tenancy', () => {
+  let h: RouterHarness;
+  let app: INestApplicationContext;
+  beforeAll(async () => {
+    h = await RouterHarness.open();
+    app = await h.startRouterApp();
+  });
+  afterAll(async () => {
+    await app.close();
+    await h.close();
+  });
+
+  it('a message naming a task of another workspace is not delivered: to its sender that task does not exist', async () => {
+    const origin = await h.receive('Workspace one’s work', { clientMessageId: 'tenant-a' });
+    const taskId = taskIdFor(origin.metadata.eventId);
+    expect(await app.get(RouterService).handle(asReceived(origin))).toMatchObject({ deliveredTo: taskId });
+    const intruder = await h.receive('Let me in', {
+      clientMessageId: 'tenant-b',
+      targetTaskId: taskId,
+      workspaceId: 'ws2',
+    });
+    const before = (await h.eventsOf(streams.task(taskId))).length;
+    const result = await app.get(RouterService).handle(asReceived(intruder));
+    expect(result).toMatchObject({ deliveredTo: null, woke: false });
+    const decision = (await h.eventsOf(streams.main('ws2', USER))).find((e) => e.type === 'RoutingDecided');
+    expect(decision?.data).toMatchObject({ outcome: 'clarify', taskId: null, reason: 'target task not found' });
+    expect(await h.eventsOf(streams.task(taskId))).toHaveLength(before);
   });
 });
 

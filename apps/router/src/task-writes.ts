@@ -58,11 +58,14 @@ export function deliverToInbox(
   );
 }
 
-/** The target task's current state, for the routing decision (an absent stream folds to 'none'). */
-export async function readTask(store: EventStore, taskId: string): Promise<TaskState> {
+/**
+ * The target task's current state, for the routing decision. An absent stream, or a task of
+ * another workspace (the tenant boundary), folds to 'none': to the sender it does not exist.
+ */
+export async function readTask(store: EventStore, taskId: string, workspaceId: string): Promise<TaskState> {
   const known = new Set<string>(taskEventTypes);
-  const events = (await store.readStream(streams.task(taskId)))
-    .map(({ type, data }) => ({ type, data }))
-    .filter((e): e is TaskEvent => known.has(e.type));
+  const stored = await store.readStream(streams.task(taskId));
+  if (stored.length > 0 && stored[0].metadata.workspaceId !== workspaceId) return taskDecider.initialState();
+  const events = stored.map(({ type, data }) => ({ type, data })).filter((e): e is TaskEvent => known.has(e.type));
   return events.reduce(taskDecider.evolve, taskDecider.initialState());
 }

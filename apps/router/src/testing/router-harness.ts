@@ -77,9 +77,11 @@ export class RouterHarness {
   /** Appends a person's message to Main the way the API does (event id = message id). */
   async receive(
     text: string,
-    options: { clientMessageId: string; language?: string; targetTaskId?: string },
+    options: { clientMessageId: string; language?: string; targetTaskId?: string; workspaceId?: string },
   ): Promise<EventEnvelope> {
-    const messageId = deterministicUuid('lomo.message', WORKSPACE, USER, options.clientMessageId);
+    const workspaceId = options.workspaceId ?? WORKSPACE;
+    const main = streams.main(workspaceId, USER);
+    const messageId = deterministicUuid('lomo.message', workspaceId, USER, options.clientMessageId);
     const event: NewEvent = {
       eventId: messageId,
       type: 'UserMessageReceived',
@@ -95,12 +97,12 @@ export class RouterHarness {
       metadata: {
         correlationId: `corr-${options.clientMessageId}`,
         causationId: null,
-        workspaceId: WORKSPACE,
+        workspaceId,
         actor: { kind: 'user', userId: USER },
       },
     };
-    await this.store.append(MAIN, [event], 'any');
-    const stored = (await this.store.readStream(MAIN)).find((e) => e.metadata.eventId === messageId);
+    await this.store.append(main, [event], 'any');
+    const stored = (await this.store.readStream(main)).find((e) => e.metadata.eventId === messageId);
     if (!stored) throw new Error(`message ${messageId} was not stored`);
     return stored;
   }
