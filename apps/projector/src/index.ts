@@ -1,6 +1,6 @@
 export { ProjectorModule, type ProjectorModuleOptions } from './projector.module';
 export { ProjectorAppModule } from './projector-app.module';
-export { projectorSettingsFromEnv, type ProjectorSettings } from './projector-settings';
+export { projectorSettings, type ProjectorSettings } from './projector-settings';
 export { BusChangeNoticeSink } from './bus-change-notices';
 export { BusProjectionFeed, StoreProjectionFeed, PROJECTOR_GROUP, type ProjectionFeed } from './projection-feeds';
 export * from './projector-tokens';

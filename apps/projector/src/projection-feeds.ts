@@ -1,4 +1,10 @@
-import { InvalidMessageError, relayedEventOf, relayTopicFor, type ConsumerHandle, type EventBus } from '@lomo/bus';
+import {
+  InvalidMessageError,
+  relayedEventOf,
+  DEFAULT_RELAY_TOPIC_PREFIX,
+  type ConsumerHandle,
+  type EventBus,
+} from '@lomo/bus';
 import { type StreamCategory } from '@lomo/contracts';
 import type { EventStore, Subscription } from '@lomo/eventstore';
 import type { Logger } from '@lomo/observability';
@@ -38,7 +44,7 @@ export class BusProjectionFeed implements ProjectionFeed {
 
   async start(): Promise<void> {
     const { bus, runner, partitions } = this.options;
-    const topics = categoriesOf(this.options.projections).map((c) => relayTopicFor(`${c}-x`));
+    const topics = categoriesOf(this.options.projections).map((c) => `${DEFAULT_RELAY_TOPIC_PREFIX}${c}`);
     // The relay creates these too (same partition count, so idempotent): whichever starts first.
     await bus.ensureTopics(topics.map((name) => ({ name, partitions })));
     this.consumer = await bus.subscribe({

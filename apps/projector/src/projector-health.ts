@@ -1,8 +1,7 @@
-import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
-import type { Response } from 'express';
-import type { HealthCheck } from '@lomo/platform';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HealthRegistry, type HealthCheck } from '@lomo/platform';
 import { ProjectorUnhealthyError, type ProjectionRunner } from '@lomo/read-models';
-import { PROJECTION_RUNNER, PROJECTOR_HEALTH_CHECK } from './projector-tokens';
+import { PROJECTOR_HEALTH_CHECK } from './projector-tokens';
 
 /** The projector's check in the platform's HealthCheck shape: details when up, throws when down. */
 export function projectorHealthCheck(runner: ProjectionRunner): HealthCheck {
@@ -16,27 +15,15 @@ export function projectorHealthCheck(runner: ProjectionRunner): HealthCheck {
   };
 }
 
-/**
- * GET /health/projector: the platform's /health lists a fixed set of checks, so the projector's
- * own is served here as well (200 up, 503 down, per-projection state and lag either way).
- */
-@Controller('health')
-export class ProjectorHealthController {
+/** Adds the projector's check to the process's /health (503 when a projection failed or lags). */
+@Injectable()
+export class ProjectorHealthRegistration implements OnModuleInit {
   constructor(
-    @Inject(PROJECTION_RUNNER) private readonly runner: ProjectionRunner,
+    private readonly health: HealthRegistry,
     @Inject(PROJECTOR_HEALTH_CHECK) private readonly check: HealthCheck,
   ) {}
 
-  @Get('projector')
-  async projector(@Res() res: Response): Promise<void> {
-    try {
-      res.status(HttpStatus.OK).json({ status: 'up', ...(await this.check.check()) });
-    } catch (error) {
-      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({
-        status: 'down',
-        error: error instanceof Error ? error.message : String(error),
-        projections: this.runner.status(),
-      });
-    }
+  onModuleInit(): void {
+    this.health.register(this.check);
   }
 }

@@ -15,8 +15,8 @@ import {
 import { BusChangeNoticeSink } from './bus-change-notices';
 import { createDocumentStore } from './create-document-store';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
-import { projectorHealthCheck, ProjectorHealthController } from './projector-health';
-import { projectorSettingsFromEnv, type ProjectorSettings } from './projector-settings';
+import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
+import { projectorSettings, type ProjectorSettings } from './projector-settings';
 import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
 import {
   PROJECTION_FEED,
@@ -35,17 +35,16 @@ export interface ProjectorModuleOptions {
 
 /**
  * The projector app: read-model document store, projection runner, its feed (bus or store), change
- * notices on `lomo.changes`, lag gauges on the platform's /metrics and GET /health/projector.
+ * notices on `lomo.changes`, lag gauges on the platform's /metrics and its check on /health.
  * Needs the platform's EVENT_STORE, EVENT_BUS, LOGGER, METRICS and LOMO_CONFIG.
  */
 @Module({})
 export class ProjectorModule {
   static register(config: LomoConfig, options: ProjectorModuleOptions = {}): DynamicModule {
-    const settings: ProjectorSettings = { ...projectorSettingsFromEnv(config), ...options.settings };
+    const settings: ProjectorSettings = { ...projectorSettings(config), ...options.settings };
     const projections = options.projections ?? readModelProjections;
     return {
       module: ProjectorModule,
-      controllers: [ProjectorHealthController],
       providers: [
         { provide: PROJECTOR_SETTINGS, useValue: settings },
         {
@@ -112,6 +111,7 @@ export class ProjectorModule {
           inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
         },
         ProjectorService,
+        ProjectorHealthRegistration,
       ],
       exports: [DOCUMENT_STORE, PROJECTION_RUNNER, PROJECTOR_HEALTH_CHECK, READ_MODELS, READ_MODEL_CONSISTENCY],
     };

@@ -4,14 +4,25 @@ import { PlatformModule, type PlatformOptions } from '@lomo/platform';
 import { MessagesModule } from '../../api/src/messages/messages.module';
 import { RouterModule } from '../../router/src/router.module';
 import { ExecutorModule } from '../../executor/src/executor.module';
+import { ProjectorModule } from '../../projector/src/projector.module';
+import { ApiModule } from '../../api/src/api.module';
 
 /** Every app in one process on the embedded adapters; apps join here as they arrive. */
 @Module({})
 export class StandaloneModule {
   static register(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
+    // One projector instance: the API reads through it (read models, consistency tokens).
+    const projector = ProjectorModule.register(config);
     return {
       module: StandaloneModule,
-      imports: [PlatformModule.forRoot(config, options), MessagesModule, RouterModule, ExecutorModule.register()],
+      imports: [
+        PlatformModule.forRoot(config, options),
+        MessagesModule,
+        RouterModule,
+        ExecutorModule.register(),
+        projector,
+        ApiModule.register(config, { readSide: projector }),
+      ],
     };
   }
 }

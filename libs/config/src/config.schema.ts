@@ -64,6 +64,15 @@ export const configShape = {
   LOMO_API_CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000),
   LOMO_API_DEV_WORKSPACE: z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/),
   LOMO_API_DEV_USER: z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'a mongodb:// or mongodb+srv:// connection string')
+    .optional(),
+  MONGODB_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/),
+  LOMO_READ_MODELS_PATH: z.string().min(1).optional(),
+  LOMO_PROJECTOR_FEED: z.enum(['bus', 'store']),
+  LOMO_PROJECTOR_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000),
+  LOMO_PROJECTOR_MAX_LAG_SECONDS: z.coerce.number().min(1).max(86_400),
 } as const;
 
 export type ConfigKey = keyof typeof configShape;
@@ -148,4 +157,19 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     meaning: 'Workspace of the dev token created at start (embedded, not production)',
   },
   LOMO_API_DEV_USER: { default: 'dev', meaning: 'User of the dev token created at start (embedded, not production)' },
+  MONGODB_URL: { meaning: 'Read models on MongoDB 6+ or FerretDB when set; SQLite otherwise' },
+  MONGODB_DATABASE: { default: 'lomo', meaning: 'Database of the read models on MongoDB' },
+  LOMO_READ_MODELS_PATH: {
+    default: '$LOMO_DATA_DIR/read-models.sqlite',
+    meaning: 'SQLite file of the read models (embedded)',
+  },
+  LOMO_PROJECTOR_FEED: {
+    default: 'bus',
+    meaning: '`bus`: relayed events (consumer group `projector`); `store`: tail the event store',
+  },
+  LOMO_PROJECTOR_SWEEP_MS: {
+    default: '5000',
+    meaning: 'Store sweep that repairs what the feed missed and refreshes lag figures',
+  },
+  LOMO_PROJECTOR_MAX_LAG_SECONDS: { default: '60', meaning: 'Lag above which the projector reports unhealthy' },
 };

@@ -18,6 +18,7 @@ export type LomoConfig = Omit<
   LOMO_BLOB_DIR: string;
   LOMO_WORKER_ID: string;
   LOMO_AUTH_SQLITE_PATH: string;
+  LOMO_READ_MODELS_PATH: string;
 };
 
 /**
@@ -76,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_BUS_PATH: c.LOMO_BUS_PATH ?? path.join(dataDir, 'bus.sqlite'),
     LOMO_BLOB_DIR: c.LOMO_BLOB_DIR ?? path.join(dataDir, 'blobs'),
     LOMO_AUTH_SQLITE_PATH: c.LOMO_AUTH_SQLITE_PATH ?? path.join(dataDir, 'auth.sqlite'),
+    LOMO_READ_MODELS_PATH: c.LOMO_READ_MODELS_PATH ?? path.join(dataDir, 'read-models.sqlite'),
     LOMO_WORKER_ID:
       c.LOMO_WORKER_ID ??
       `${hostname()

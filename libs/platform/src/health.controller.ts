@@ -1,12 +1,12 @@
 import { Controller, Get, Header, HttpStatus, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { METRICS, Metrics } from '@lomo/observability';
-import { HEALTH_CHECKS, type HealthCheck } from './health-check';
+import { HealthRegistry } from './health-check';
 
 @Controller()
 export class HealthController {
   constructor(
-    @Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[],
+    private readonly registry: HealthRegistry,
     @Inject(METRICS) private readonly metrics: Metrics,
   ) {}
 
@@ -14,7 +14,7 @@ export class HealthController {
   @Get('health')
   async health(@Res() res: Response): Promise<void> {
     const results = await Promise.all(
-      this.checks.map(async (c) => {
+      this.registry.all().map(async (c) => {
         try {
           return [c.name, { status: 'up', ...(await c.check()) }] as const;
         } catch (e) {

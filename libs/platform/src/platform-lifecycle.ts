@@ -2,7 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { EVENT_BUS, type EventBus, type EventRelay } from '@lomo/bus';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
-import type { HealthCheck } from './health-check';
+import { HealthRegistry } from './health-check';
 import { RELAY } from './create-relay';
 
 /**
@@ -18,16 +18,16 @@ export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicat
     @Inject(RELAY) private readonly relay: EventRelay,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS) private readonly metrics: Metrics,
+    private readonly health: HealthRegistry,
   ) {}
 
-  static healthChecks(store: EventStore, relay: EventRelay): HealthCheck[] {
-    return [
-      { name: 'eventStore', check: async () => ({ headPosition: (await store.headPosition()) ?? null }) },
-      { name: 'relay', check: async () => ({ ...relay.stats }) },
-    ];
-  }
-
   async onApplicationBootstrap(): Promise<void> {
+    const { store, relay } = this;
+    this.health.register({
+      name: 'eventStore',
+      check: async () => ({ headPosition: (await store.headPosition()) ?? null }),
+    });
+    this.health.register({ name: 'relay', check: async () => ({ ...relay.stats }) });
     await this.relay.ensureTopics();
     this.relay.start();
     this.metrics.gauge('lomo_relay_published_events', 'Events this relay instance has published to the bus', [], (g) =>

@@ -8,7 +8,7 @@ import { CLOCK, ID_GENERATOR, systemClock } from '@lomo/contracts';
 import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
 import { createLogger, LOGGER, METRICS, Metrics, type Logger } from '@lomo/observability';
 import { HealthController } from './health.controller';
-import { HEALTH_CHECKS } from './health-check';
+import { HealthRegistry } from './health-check';
 import { createBus } from './create-bus';
 import { PlatformLifecycle } from './platform-lifecycle';
 import { RELAY, createRelay } from './create-relay';
@@ -41,7 +41,7 @@ export class PlatformModule {
       { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
       { provide: BLOB_STORE, useFactory: () => new FilesystemBlobStore(config.LOMO_BLOB_DIR) },
       { provide: RELAY, useFactory: createRelay, inject: [LOMO_CONFIG, EVENT_STORE, EVENT_BUS, LOGGER, METRICS] },
-      { provide: HEALTH_CHECKS, useFactory: PlatformLifecycle.healthChecks, inject: [EVENT_STORE, RELAY] },
+      HealthRegistry,
       PlatformLifecycle,
     ];
     return {
@@ -49,7 +49,18 @@ export class PlatformModule {
       global: true,
       controllers: [HealthController],
       providers,
-      exports: [LOMO_CONFIG, LOGGER, METRICS, CLOCK, ID_GENERATOR, EVENT_STORE, EVENT_BUS, BLOB_STORE, RELAY],
+      exports: [
+        HealthRegistry,
+        LOMO_CONFIG,
+        LOGGER,
+        METRICS,
+        CLOCK,
+        ID_GENERATOR,
+        EVENT_STORE,
+        EVENT_BUS,
+        BLOB_STORE,
+        RELAY,
+      ],
     };
   }
 }

@@ -9,7 +9,7 @@ import {
   type DocumentStore,
 } from '@lomo/read-models';
 import { createDocumentStore } from '../../../projector/src/create-document-store';
-import { projectorSettingsFromEnv } from '../../../projector/src/projector-settings';
+import { projectorSettings } from '../../../projector/src/projector-settings';
 import { READ_MODEL_CONSISTENCY, READ_MODELS } from '../../../projector/src/projector-tokens';
 
 const API_DOCUMENT_STORE = Symbol('API_DOCUMENT_STORE');
@@ -31,7 +31,7 @@ class ReadSideLifecycle implements OnApplicationShutdown {
 @Module({})
 export class ApiReadSideModule {
   static register(config: LomoConfig): DynamicModule {
-    const settings = projectorSettingsFromEnv(config);
+    const settings = projectorSettings(config);
     return {
       module: ApiReadSideModule,
       providers: [

@@ -1,0 +1,383 @@
+/**
+ * Projection benchmark (`npm run bench:projections`; BENCH_EVENTS to change the log size).
+ * Figures, not a timed test. On the embedded stores (SQLite event store, SQLite documents):
+ * - rebuild: every read model of the first slice rebuilt from a generated log of BENCH_EVENTS
+ *   events (default 1 000 000), timed from runner.start() until every alias switched;
+ * - reads: `tasks(first: 20)` and `task(id)` through ReadModels (alias + workspace scope), medians;
+ * - append-to-visible: append one event, poll until every projection reading its stream has
+ *   applied it (the consistency check an API would make), p99. There is no GraphQL API yet, so
+ *   this goes through the projector directly, fed by tailing the store (LOMO_PROJECTOR_FEED=store);
+ *   the same figure through the relay and the in-process bus is printed for comparison.
+ * The log is written with plain inserts into the store's table (one transaction per 50 000 rows,
+ * synchronous=OFF on that connection): appending a million single events through the store would
+ * take minutes on two cores and measure the store, not the projections. Every event is a valid
+ * contract event. Progress goes to stderr; stdout ends with one JSON line.
+ */
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { EventRelay, InProcessEventBus } from '@lomo/bus';
+import { eventRegistry, streams, type NewEvent } from '@lomo/contracts';
+import { SqliteEventStore, type EventStore } from '@lomo/eventstore';
+import { silentLogger } from '@lomo/observability';
+import {
+  ProjectionRunner,
+  ReadModelConsistency,
+  ReadModels,
+  readModelProjections,
+  SqliteDocumentStore,
+  type TaskDocument,
+} from '@lomo/read-models';
+import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from '../apps/projector/src/projection-feeds';
+import { makeTempDir } from '../libs/eventstore/src/testing/sqlite-harness';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const WORKSPACE = 'bench';
+const USERS = 20;
+/** Tasks worked on at the same time: how interleaved the log is. */
+const CONCURRENT_TASKS = 64;
+const TURNS_PER_TASK = 5;
+const STEPS_PER_TURN = 3;
+const READ_SAMPLES = 500;
+const VISIBLE_SAMPLES = 500;
+const BUS_VISIBLE_SAMPLES = 50;
+
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+const note = (line: string) => process.stderr.write(`${line}\n`);
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)];
+const p99 = (values: number[]) => sorted(values)[Math.min(values.length - 1, Math.floor(values.length * 0.99))];
+const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+let idCounter = 0;
+/** Valid v4-shaped uuids from a counter: unique, cheap, and readable in a debugger. */
+const nextUuid = () => {
+  const hex = (idCounter++).toString(16).padStart(20, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(12, 15)}-8${hex.slice(15, 18)}-${hex.slice(18)}000000000000`.slice(
+    0,
+    36,
+  );
+};
+
+type Generated = { streamId: string; type: string; data: Record<string, unknown> };
+
+const promptRef = { hash: 'b'.repeat(64), bytes: 2_048, contentType: 'application/json' };
+
+/** The events of one task's life, in its own order: messages, routing, turns with steps and calls. */
+function* taskLife(index: number): Generator<Generated> {
+  const userId = `u${index % USERS}`;
+  const main = streams.main(WORKSPACE, userId);
+  const taskId = nextUuid();
+  const task = streams.task(taskId);
+  const message = function* (text: string, outcome: 'new' | 'existing'): Generator<Generated> {
+    const messageId = nextUuid();
+    yield {
+      streamId: main,
+      type: 'UserMessageReceived',
+      data: { messageId, userId, text, language: 'en', channel: 'ui' },
+    };
+    yield {
+      streamId: main,
+      type: 'RoutingDecided',
+      data: { messageId, outcome, taskId, method: 'semantic', candidates: [] },
+    };
+    yield {
+      streamId: task,
+      type: 'MessageDeliveredToInbox',
+      data: { itemId: messageId, messageId, text, language: 'en' },
+    };
+    return messageId;
+  };
+  const first = nextUuid();
+  yield {
+    streamId: main,
+    type: 'UserMessageReceived',
+    data: { messageId: first, userId, text: `Task ${index}`, language: 'en', channel: 'ui' },
+  };
+  yield {
+    streamId: main,
+    type: 'RoutingDecided',
+    data: { messageId: first, outcome: 'new', taskId, method: 'semantic', candidates: [] },
+  };
+  yield {
+    streamId: task,
+    type: 'TaskCreated',
+    data: { taskId, kind: 'persistent', goal: `Goal of task ${index}`, language: 'en', originMessageId: first },
+  };
+  yield {
+    streamId: task,
+    type: 'MessageDeliveredToInbox',
+    data: { itemId: first, messageId: first, text: `Task ${index}`, language: 'en' },
+  };
+  let pending = [first];
+  for (let t = 0; t < TURNS_PER_TASK; t += 1) {
+    const turnId = nextUuid();
+    const turn = streams.turn(turnId);
+    yield { streamId: task, type: 'TurnOpened', data: { turnId, reason: 'message' } };
+    yield { streamId: turn, type: 'TurnStarted', data: { turnId, taskId, reason: 'message' } };
+    yield {
+      streamId: turn,
+      type: 'TurnLeased',
+      data: { workerId: 'worker-1', generation: 1, leaseUntil: '2030-01-01T00:00:00.000Z' },
+    };
+    yield { streamId: task, type: 'InboxItemsClaimed', data: { turnId, step: 1, itemIds: pending } };
+    for (let step = 1; step <= STEPS_PER_TURN; step += 1) {
+      const callId = `${turnId}:${step}:0`;
+      yield {
+        streamId: turn,
+        type: 'ModelStepCommitted',
+        data: {
+          step,
+          reply: `Step ${step} of turn ${t}: working on it.`,
+          toolCallIntents: [{ callId, tool: 'notes.write', arguments: { n: step } }],
+          consumedItemIds: step === 1 ? pending : [],
+          usage: { inputTokens: 900, outputTokens: 120 },
+          promptRef,
+          finishReason: 'tool_calls',
+        },
+      };
+      yield {
+        streamId: turn,
+        type: 'ToolCallStarted',
+        data: { callId, tool: 'notes.write', idempotencyKey: callId, attempt: 1 },
+      };
+      yield { streamId: turn, type: 'ToolCallCompleted', data: { callId, status: 'ok', result: { ok: true } } };
+    }
+    yield { streamId: turn, type: 'TurnCompleted', data: { steps: STEPS_PER_TURN } };
+    yield { streamId: task, type: 'TurnClosed', data: { turnId, outcome: 'completed' } };
+    if (t < TURNS_PER_TASK - 1) pending = [yield* message(`Follow-up ${t} on task ${index}`, 'existing')];
+  }
+  yield {
+    streamId: main,
+    type: 'TaskCardShown',
+    data: { cardId: nextUuid(), taskId, title: `Task ${index}`, status: 'completed' },
+  };
+  yield { streamId: task, type: 'TaskCompleted', data: { summary: 'done' } };
+}
+
+/** Interleaves CONCURRENT_TASKS task lives at random (seeded), as tasks overlap in real use. */
+function* generatedLog(total: number): Generator<Generated> {
+  let seed = 42;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const active: Array<Generator<Generated>> = [];
+  let started = 0;
+  for (let produced = 0; produced < total;) {
+    while (active.length < CONCURRENT_TASKS) active.push(taskLife(started++));
+    const slot = Math.floor(random() * active.length);
+    const next = active[slot].next();
+    if (next.done) {
+      active.splice(slot, 1);
+      continue;
+    }
+    produced += 1;
+    yield next.value;
+  }
+}
+
+function writeLog(filename: string): { events: number; tasks: number; millis: number } {
+  const started = nowMs();
+  const db = new Database(filename);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const insert = db.prepare(
+    'INSERT INTO events (stream_id, revision, event_id, type, schema_version, data, metadata, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const metadata = JSON.stringify({
+    correlationId: 'bench',
+    causationId: null,
+    workspaceId: WORKSPACE,
+    actor: { kind: 'agent' },
+  });
+  const revisions = new Map<string, number>();
+  const versions = new Map(eventRegistry.all().map((d) => [d.type, d.version]));
+  const t0 = Date.parse('2025-01-01T00:00:00.000Z');
+  let rows: Array<[string, number, string, string, number, string, string, string]> = [];
+  const flush = db.transaction((batch: typeof rows) => {
+    for (const row of batch) insert.run(...row);
+  });
+  let count = 0;
+  for (const event of generatedLog(EVENTS)) {
+    const revision = (revisions.get(event.streamId) ?? -1) + 1;
+    revisions.set(event.streamId, revision);
+    const occurredAt = new Date(t0 + count * 10).toISOString();
+    rows.push([
+      event.streamId,
+      revision,
+      nextUuid(),
+      event.type,
+      versions.get(event.type) ?? 1,
+      JSON.stringify(event.data),
+      metadata,
+      occurredAt,
+    ]);
+    count += 1;
+    if (rows.length === 50_000) {
+      flush(rows);
+      rows = [];
+      note(`  generated ${count} events`);
+    }
+  }
+  flush(rows);
+  db.close();
+  const tasks = [...revisions.keys()].filter((s) => s.startsWith('task-')).length;
+  return { events: count, tasks, millis: nowMs() - started };
+}
+
+/** A sample of the generated events, checked against their contract schemas. */
+async function assertValidSample(store: EventStore): Promise<void> {
+  for (const event of await store.readAll({ maxCount: 2_000 })) {
+    const parsed = eventRegistry.get(event.type)?.schema.safeParse(event.data);
+    if (!parsed?.success) throw new Error(`Generated ${event.type} does not match its contract`);
+  }
+}
+
+async function measureReads(reads: ReadModels, taskIds: string[]) {
+  const first20: number[] = [];
+  const byId: number[] = [];
+  for (let i = 0; i < READ_SAMPLES; i += 1) {
+    let t = nowMs();
+    const page = await reads.listTasks(WORKSPACE, { first: 20 });
+    first20.push(nowMs() - t);
+    if (page.items.length !== 20) throw new Error('tasks(first: 20) returned fewer than 20 tasks');
+    t = nowMs();
+    const task = await reads.getTask(WORKSPACE, taskIds[(i * 7_919) % taskIds.length]);
+    byId.push(nowMs() - t);
+    if (task === undefined) throw new Error('task(id) found nothing');
+  }
+  return { first20: median(first20), byId: median(byId) };
+}
+
+/** Appends a delivery to an existing task and polls the consistency check until it is applied. */
+async function measureAppendToVisible(
+  store: EventStore,
+  consistency: ReadModelConsistency,
+  taskIds: string[],
+  samples: number,
+) {
+  const latencies: number[] = [];
+  for (let i = 0; i < samples; i += 1) {
+    const taskId = taskIds[(i * 104_729) % taskIds.length];
+    const itemId = nextUuid();
+    const event: NewEvent = {
+      eventId: nextUuid(),
+      type: 'MessageDeliveredToInbox',
+      data: { itemId, messageId: itemId, text: 'one more thing', language: 'en' },
+      metadata: { correlationId: 'bench-visible', causationId: null, workspaceId: WORKSPACE, actor: { kind: 'agent' } },
+    };
+    const started = nowMs();
+    const written = await store.append(streams.task(taskId), [event], 'stream_exists');
+    const token = [{ streamId: written.streamId, revision: written.nextExpectedRevision }];
+    while ((await consistency.pending(token)).length > 0) await new Promise((resolve) => setImmediate(resolve));
+    latencies.push(nowMs() - started);
+  }
+  return p99(latencies);
+}
+
+async function main(): Promise<void> {
+  const temp = makeTempDir('bench-projections');
+  try {
+    const eventsFile = join(temp.dir, 'events.sqlite');
+    const store = new SqliteEventStore({ filename: eventsFile, pollIntervalMs: 5 });
+    note(`generating ${EVENTS} events (plain inserts) ...`);
+    const generated = writeLog(eventsFile);
+    note(`generated ${generated.events} events, ${generated.tasks} tasks in ${(generated.millis / 1000).toFixed(1)} s`);
+    await assertValidSample(store);
+
+    const documents = new SqliteDocumentStore({ filename: join(temp.dir, 'read-models.sqlite') });
+    const runner = new ProjectionRunner({
+      documents,
+      events: store,
+      projections: readModelProjections,
+      logger: silentLogger,
+    });
+    note('rebuilding every projection from the log ...');
+    const rebuildStarted = nowMs();
+    const cpuStarted = process.cpuUsage();
+    await runner.start();
+    await runner.ready();
+    const rebuildSeconds = (nowMs() - rebuildStarted) / 1000;
+    const cpu = process.cpuUsage(cpuStarted);
+    const rebuildPerSecond = generated.events / rebuildSeconds;
+    note(
+      `rebuild: ${generated.events} events in ${rebuildSeconds.toFixed(1)} s = ${Math.round(rebuildPerSecond)} events/s (target >= 100000)`,
+    );
+    // The machine is shared: CPU time and load say how much of the wall time was this process's.
+    note(
+      `  rebuild CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (GC threads included), load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+
+    const reads = new ReadModels(documents, runner.aliases);
+    const tasksCollection = (await runner.aliases.collectionOf('tasks')) as string;
+    const taskIds: string[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await documents.find<TaskDocument>(tasksCollection, { limit: 500, after });
+      taskIds.push(...page.items.map((t) => t._id));
+      if (!page.hasMore) break;
+      after = page.endCursor;
+    }
+    const readFigures = await measureReads(reads, taskIds);
+    note(
+      `reads over ${taskIds.length} tasks: tasks(first: 20) median ${readFigures.first20.toFixed(3)} ms (target < 10), task(id) median ${readFigures.byId.toFixed(3)} ms`,
+    );
+
+    const consistency = new ReadModelConsistency(documents, runner.aliases, readModelProjections);
+    const storeFeed: ProjectionFeed = new StoreProjectionFeed({
+      events: store,
+      runner,
+      projections: readModelProjections,
+      logger: silentLogger,
+    });
+    await storeFeed.start();
+    const visibleP99 = await measureAppendToVisible(store, consistency, taskIds, VISIBLE_SAMPLES);
+    await storeFeed.stop();
+    note(
+      `append-to-visible through the projector (store feed): p99 ${visibleP99.toFixed(2)} ms over ${VISIBLE_SAMPLES} appends (target < 50)`,
+    );
+
+    const bus = InProcessEventBus.open({ filename: join(temp.dir, 'bus.sqlite'), logger: silentLogger });
+    // The relay starts at the head: republishing the whole generated log is not what is measured.
+    const head = await store.headPosition();
+    if (head !== undefined) await store.saveCheckpoint('bench-relay', head);
+    const relay = new EventRelay({ store, bus, partitions: 8, relayId: 'bench-relay' });
+    await relay.ensureTopics();
+    relay.start();
+    const busFeed = new BusProjectionFeed({
+      bus,
+      runner,
+      projections: readModelProjections,
+      partitions: 8,
+      maxAttempts: 5,
+      logger: silentLogger,
+    });
+    await busFeed.start();
+    await relay.drain();
+    const busP99 = await measureAppendToVisible(store, consistency, taskIds, BUS_VISIBLE_SAMPLES);
+    note(
+      `append-to-visible through relay + in-process bus (default timings): p99 ${busP99.toFixed(2)} ms over ${BUS_VISIBLE_SAMPLES} appends`,
+    );
+    await busFeed.stop();
+    await relay.stop();
+    await bus.close();
+
+    await runner.stop();
+    await documents.close();
+    await store.close();
+    console.log(
+      JSON.stringify({
+        rebuild_events_per_s: Math.round(rebuildPerSecond),
+        tasks_first20_median_ms: round(readFigures.first20),
+        task_by_id_median_ms: round(readFigures.byId),
+        append_to_visible_p99_ms: round(visibleP99, 2),
+      }),
+    );
+  } finally {
+    temp.remove();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

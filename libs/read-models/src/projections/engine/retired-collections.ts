@@ -1,0 +1,62 @@
+import type { Logger } from '@lomo/observability';
+import type { DocumentStore } from '../../document-store/document-store.port';
+import { olderPhysicalCollections, streamsCollection } from './physical-names';
+import type { ProjectionCheckpoints } from './projection-checkpoints';
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/**
+ * Drops the collections an alias switch retired. Not at once: a reader may have resolved the
+ * alias just before the switch (readers cache it briefly), so the drop waits a grace period.
+ * Whatever a stopped instance never got to drop goes at the next start.
+ */
+export class RetiredCollections {
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly documents: DocumentStore,
+    private readonly checkpoints: ProjectionCheckpoints,
+    private readonly logger: Logger,
+    private readonly graceMs: number,
+  ) {}
+
+  async dropLater(collections: readonly string[]): Promise<void> {
+    if (collections.length === 0) return;
+    if (this.graceMs === 0) return this.drop(collections);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.drop(collections).catch((error: unknown) =>
+        this.logger.warn(
+          { collections, error: describe(error) },
+          'dropping retired collections failed; next start retries',
+        ),
+      );
+    }, this.graceMs).unref();
+    this.timers.add(timer);
+  }
+
+  /** Collections (and streams collections) of versions older than `version` of `name`. */
+  async dropOlderThan(name: string, version: number): Promise<void> {
+    const older = olderPhysicalCollections(name, version, await this.documents.listCollections());
+    for (const collection of older) {
+      await this.documents.dropCollection(collection);
+      if (!collection.endsWith('_streams')) await this.checkpoints.remove(collection);
+    }
+    if (older.length > 0) this.logger.info({ projection: name, dropped: older }, 'older versions dropped');
+  }
+
+  /** Pending drops are abandoned; the next start finds the leftovers. */
+  cancel(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async drop(collections: readonly string[]): Promise<void> {
+    for (const collection of collections) {
+      await this.documents.dropCollection(collection);
+      await this.documents.dropCollection(streamsCollection(collection));
+      await this.checkpoints.remove(collection);
+    }
+    this.logger.info({ collections }, 'retired collections dropped');
+  }
+}

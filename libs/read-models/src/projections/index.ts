@@ -1,0 +1,39 @@
+export * from './engine/change-notice';
+export * from './engine/errors';
+export { ownershipViolations, type OwnershipViolation } from './engine/field-ownership';
+export { evolveDocument } from './engine/evolve-document';
+export { asKnownEvent, type KnownEvent, type KnownEventOf, type KnownEventType } from './engine/known-event';
+export {
+  ALIASES_COLLECTION,
+  CHECKPOINTS_COLLECTION,
+  physicalCollection,
+  streamsCollection,
+} from './engine/physical-names';
+export type { AppliedStreamDocument } from './engine/applied-streams';
+export { ProjectionAliases, type ProjectionAliasDocument } from './engine/projection-aliases';
+export {
+  eraseProjectionType,
+  type AnyProjection,
+  type FieldOwner,
+  type FieldOwnership,
+  type ProjectionContext,
+  type ProjectionDefinition,
+  type ProjectionDocument,
+} from './engine/projection-definition';
+export { ProjectionEngine, type BatchResult, type EngineMode, type EngineTuning } from './engine/projection-engine';
+export { ProjectionRunner, type ProjectionRunnerOptions } from './engine/projection-runner';
+export type { ProjectionState, ProjectionStatus, ProjectorHealth } from './engine/projection-status';
+export { rebuildCollections, type RebuildResult } from './engine/rebuild';
+export { decodeRevisions, streamKey, type StreamRevisions } from './engine/stream-revisions';
+export { TurnTaskLookup } from './engine/turn-task-lookup';
+export * from './consistency';
+export { ReadModels, type PageRequest } from './read/read-models';
+export { readModelProjections } from './read-model-projections';
+export { mainLineProjection } from './main-line/main-line.projection';
+export type { MainLineDocument } from './main-line/main-line.document';
+export { tasksProjection } from './tasks/tasks.projection';
+export type { TaskDocument, TaskKind, TaskStatus, TurnActivity } from './tasks/task.document';
+export { inboxItemsProjection } from './inbox/inbox-items.projection';
+export type { InboxItemDocument, InboxItemStatus } from './inbox/inbox-item.document';
+export { turnsProjection } from './turns/turns.projection';
+export type { TurnDocument, TurnStep, TurnToolCall } from './turns/turn.document';

@@ -1,0 +1,52 @@
+import type { EventDataMap } from '@lomo/contracts';
+import type { ProjectionDocument } from '../engine/projection-definition';
+
+export type TaskStatus = EventDataMap['TaskCardShown']['status'];
+export type TaskKind = EventDataMap['TaskCreated']['kind'];
+export type TurnActivityStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** What one turn contributes to its task's document (written only by that turn's stream). */
+export type TurnActivity = {
+  status: TurnActivityStatus;
+  steps: number;
+  lastActivityAt: string;
+};
+
+/**
+ * `tasks`: one document per task, `_id` = taskId. Fields from `task-<id>` unless marked; a turn
+ * event can arrive before the task's own TaskCreated (streams are not ordered among themselves),
+ * so until then the document exists with `created: false` and readers skip it.
+ */
+export type TaskDocument = ProjectionDocument & {
+  /** TaskCreated applied. Readers list only created tasks. */
+  created: boolean;
+  goal: string | null;
+  kind: TaskKind | null;
+  /** active | waiting (a checkpoint is open) | paused | stopped | completed | archived. */
+  status: TaskStatus | null;
+  language: string | null;
+  originMessageId: string | null;
+  createdAt: string | null;
+  /** The task's one active turn (TurnOpened .. TurnClosed / TaskStopped). */
+  activeTurnId: string | null;
+  openCheckpoints: number;
+  inbox: { pending: number; claimed: number; withdrawn: number };
+  /** TurnOpened events so far. */
+  turnsOpened: number;
+  /** Time of the latest task-stream event. */
+  taskActivityAt: string | null;
+  /** Per turn, keyed by turnId; each entry written only by `turn-<turnId>`. */
+  turnActivity: { [turnId: string]: TurnActivity };
+  /** Derived: the counts readers show. */
+  counts: {
+    inboxPending: number;
+    inboxClaimed: number;
+    inboxWithdrawn: number;
+    turns: number;
+    steps: number;
+  };
+  /** Derived: latest of taskActivityAt and every turn's lastActivityAt; the list's sort key. */
+  lastActivityAt: string | null;
+  /** Derived: the active turn with what its stream says about it. */
+  activeTurn: { turnId: string; status: TurnActivityStatus | null; steps: number } | null;
+};

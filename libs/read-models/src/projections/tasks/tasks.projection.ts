@@ -1,0 +1,74 @@
+import { taskEventTypes } from '@lomo/domain';
+import type { KnownEventType } from '../engine/known-event';
+import type { KnownEvent } from '../engine/known-event';
+import type { ProjectionContext, ProjectionDefinition } from '../engine/projection-definition';
+import { entityIdOf } from '../engine/stream-revisions';
+import type { TaskDocument } from './task.document';
+import { blankTask, deriveTask, evolveTaskDocument } from './task.evolve';
+
+const fromTask = { owner: 'stream', category: 'task' } as const;
+
+const turnActivityEvents: readonly KnownEventType[] = [
+  'TurnStarted',
+  'TurnLeased',
+  'ModelStepCommitted',
+  'TurnWaiting',
+  'TurnResumed',
+  'TurnCompleted',
+  'TurnFailed',
+  'TurnCancelled',
+];
+
+function taskDocumentIds(
+  event: KnownEvent,
+  context: ProjectionContext,
+): readonly string[] | Promise<readonly string[]> {
+  const streamId = event.metadata.streamId;
+  if (streamId.startsWith('task-')) return [entityIdOf(streamId)];
+  if (event.type === 'TurnStarted') return [event.data.taskId];
+  const turnId = entityIdOf(streamId);
+  const known = context.knownTaskOfTurn(turnId);
+  if (known !== undefined) return [known];
+  return context.taskOfTurn(turnId).then((taskId) => (taskId === undefined ? [] : [taskId]));
+}
+
+/**
+ * Tasks, listed by `tasks(status, kind, first, after)`: scoped by workspace, newest activity
+ * first. Each index ends with `_id` (added by the store), the sort's tie-breaker.
+ */
+export const tasksProjection: ProjectionDefinition<TaskDocument> = {
+  name: 'tasks',
+  version: 1,
+  categories: ['task', 'turn'],
+  // Every task event is activity. Of a turn, its lifecycle and its steps: tool calls and lease
+  // renewals would rewrite (and re-announce) the task once per call without changing its counts.
+  handles: [...taskEventTypes, ...turnActivityEvents],
+  indexes: [
+    { fields: { workspaceId: 1, lastActivityAt: -1 } },
+    { fields: { workspaceId: 1, status: 1, lastActivityAt: -1 } },
+    { fields: { workspaceId: 1, kind: 1, lastActivityAt: -1 } },
+    { fields: { workspaceId: 1, status: 1, kind: 1, lastActivityAt: -1 } },
+  ],
+  ownership: {
+    created: fromTask,
+    goal: fromTask,
+    kind: fromTask,
+    status: fromTask,
+    language: fromTask,
+    originMessageId: fromTask,
+    createdAt: fromTask,
+    activeTurnId: fromTask,
+    openCheckpoints: fromTask,
+    inbox: fromTask,
+    turnsOpened: fromTask,
+    taskActivityAt: fromTask,
+    turnActivity: { owner: 'entry-per-stream', category: 'turn' },
+    counts: { owner: 'derived' },
+    lastActivityAt: { owner: 'derived' },
+    activeTurn: { owner: 'derived' },
+  },
+  documentIds: taskDocumentIds,
+  blank: blankTask,
+  evolve: evolveTaskDocument,
+  derive: deriveTask,
+};

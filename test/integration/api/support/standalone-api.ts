@@ -1,0 +1,166 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { waitFor } from '@lomo/bus';
+import { SqliteEventStore } from '@lomo/eventstore';
+
+const root = path.resolve(__dirname, '../../../..');
+
+export interface GraphqlError {
+  message: string;
+  extensions?: Record<string, unknown> & { code?: string };
+  path?: Array<string | number>;
+}
+
+export interface GraphqlResponse<T> {
+  status: number;
+  headers: Headers;
+  data?: T | null;
+  errors?: GraphqlError[];
+}
+
+/** The embedded backend as `npm start` runs it, on an ephemeral port and a fresh data directory. */
+export interface RunningApi {
+  url: string;
+  dataDir: string;
+  devToken: string;
+  lines: Record<string, unknown>[];
+  /** POST /graphql with a JSON body and an optional bearer token. */
+  post(body: unknown, token?: string, headers?: Record<string, string>): Promise<Response>;
+  gql<T>(token: string | undefined, query: string, variables?: Record<string, unknown>): Promise<GraphqlResponse<T>>;
+  /** `lomo tokens ...` against the app's data directory, as a separate process. */
+  tokens(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** The event store's head position, read from the file by this (other) process. */
+  headPosition(): Promise<string | undefined>;
+  stop(): Promise<void>;
+}
+
+function collectJsonLines(child: ChildProcessWithoutNullStreams): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as Record<string, unknown>);
+  });
+  return lines;
+}
+
+function run(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['-r', './scripts/register.cjs', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export async function startStandaloneApi(): Promise<RunningApi> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lomo-api-'));
+  const env = { PORT: '0', LOMO_DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test', LOMO_MODE: 'embedded' };
+  const child = spawn(process.execPath, ['-r', './scripts/register.cjs', 'apps/standalone/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const lines = collectJsonLines(child);
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  try {
+    await waitFor(
+      () => child.exitCode !== null || lines.some((l) => l.msg === 'lomo standalone started'),
+      'standalone start',
+      60_000,
+    );
+    if (child.exitCode !== null) throw new Error(`standalone exited: ${stderr}`);
+    await waitFor(() => lines.some((l) => typeof l.devToken === 'string'), 'dev token in the logs', 10_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const url = String(lines.find((l) => l.msg === 'lomo standalone started')?.url);
+  const devToken = String(lines.find((l) => typeof l.devToken === 'string')?.devToken);
+
+  const post = (body: unknown, token?: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  return {
+    url,
+    dataDir,
+    devToken,
+    lines,
+    post,
+    async gql<T>(token: string | undefined, query: string, variables?: Record<string, unknown>) {
+      const response = await post({ query, ...(variables ? { variables } : {}) }, token);
+      const body = (await response.json()) as { data?: T | null; errors?: GraphqlError[] };
+      return { status: response.status, headers: response.headers, ...body };
+    },
+    tokens: (args) => run(['apps/cli/src/main.ts', 'tokens', ...args], { LOMO_DATA_DIR: dataDir }),
+    async headPosition() {
+      const store = new SqliteEventStore({ filename: path.join(dataDir, 'events.sqlite') });
+      try {
+        return await store.headPosition();
+      } finally {
+        await store.close();
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
+        clearTimeout(timer);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new API token of another workspace or user, created with the CLI. */
+export async function createToken(
+  api: RunningApi,
+  workspaceId: string,
+  userId: string,
+): Promise<{ id: string; token: string }> {
+  const result = await api.tokens(['create', '--workspace', workspaceId, '--user', userId, '--name', 'test']);
+  if (result.code !== 0) throw new Error(`lomo tokens create failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim()) as { id: string; token: string };
+}
+
+/** Repeats a read until `accept` holds (the read models catch up asynchronously). */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  let last: T | undefined;
+  await waitFor(
+    async () => {
+      last = await read();
+      return accept(last);
+    },
+    what,
+    timeoutMs,
+    // Polls over HTTP stay well under the per-token rate limit.
+    250,
+  );
+  return last as T;
+}
