@@ -13,21 +13,15 @@ import {
   noFaults,
   resolveRuntimeOptions,
   timerScheduler,
-  type CommandDeps,
   type FaultInjector,
   type RuntimeOptions,
   type RuntimeOptionsInput,
   type Scheduler,
 } from '@lomo/runtime';
 import { TOOL_REGISTRY, type ToolRegistry } from '@lomo/tools';
-import {
-  PauseTaskHandler,
-  ResolveCheckpointHandler,
-  ResumeTaskHandler,
-  StopTaskHandler,
-} from './commands/task-command-handlers';
 import { ExecutorLifecycle } from './executor-lifecycle';
-import { COMMAND_DEPS, EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
+import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
+import { TaskCommandsModule } from './task-commands.module';
 import { createStarterToolSet, type StarterTools } from './starter-tools.provider';
 
 export interface ExecutorModuleOptions {
@@ -48,7 +42,7 @@ export class ExecutorModule {
   static register(options: ExecutorModuleOptions = {}): DynamicModule {
     return {
       module: ExecutorModule,
-      imports: [CqrsModule],
+      imports: [CqrsModule, TaskCommandsModule],
       providers: [
         {
           provide: RUNTIME_OPTIONS,
@@ -131,21 +125,7 @@ export class ExecutorModule {
               },
             ),
         },
-        {
-          provide: COMMAND_DEPS,
-          useFactory: (store: EventStore, bus: EventBus, ids: IdGenerator, logger: Logger): CommandDeps => ({
-            store,
-            bus,
-            ids,
-            logger: logger.child({ component: 'task-commands' }),
-          }),
-          inject: [EVENT_STORE, EVENT_BUS, ID_GENERATOR, LOGGER],
-        },
         ExecutorLifecycle,
-        StopTaskHandler,
-        PauseTaskHandler,
-        ResumeTaskHandler,
-        ResolveCheckpointHandler,
       ],
       exports: [EXECUTOR_RUNTIME, MODEL_PROVIDER, TOOL_REGISTRY],
     };

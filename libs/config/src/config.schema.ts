@@ -29,6 +29,7 @@ export const configShape = {
   LOMO_BUS_PATH: z.string().min(1).optional(),
   LOMO_BUS_PARTITIONS: positiveInt(1024),
   LOMO_BUS_MAX_ATTEMPTS: positiveInt(100),
+  LOMO_RELAY: z.enum(['on', 'off']),
   LOMO_RELAY_BATCH_SIZE: positiveInt(10_000),
   LOMO_BLOB_DIR: z.string().min(1).optional(),
   KAFKA_BROKERS: z
@@ -100,6 +101,10 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_BUS_PATH: { default: '$LOMO_DATA_DIR/bus.sqlite', meaning: 'SQLite file of the in-process bus log' },
   LOMO_BUS_PARTITIONS: { default: '8', meaning: 'Partitions per topic (keys are hashed onto them)' },
   LOMO_BUS_MAX_ATTEMPTS: { default: '5', meaning: 'Handler attempts before a message goes to the dead letters' },
+  LOMO_RELAY: {
+    default: 'on',
+    meaning: 'Whether this process runs the relay from the event store to the bus (distributed: only the relay app)',
+  },
   LOMO_RELAY_BATCH_SIZE: { default: '500', meaning: 'Events per relay batch from the store to the bus' },
   LOMO_BLOB_DIR: { default: '$LOMO_DATA_DIR/blobs', meaning: 'Directory of the filesystem BlobStore' },
   KAFKA_BROKERS: { meaning: 'Comma-separated `host:port` list', requiredIn: [] },

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_BUS, type EventBus, type EventRelay } from '@lomo/bus';
+import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
 import { HealthRegistry } from './health-check';
@@ -18,6 +19,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicat
     @Inject(RELAY) private readonly relay: EventRelay,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS) private readonly metrics: Metrics,
+    @Inject(LOMO_CONFIG) private readonly config: LomoConfig,
     private readonly health: HealthRegistry,
   ) {}
 
@@ -27,8 +29,10 @@ export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicat
       name: 'eventStore',
       check: async () => ({ headPosition: (await store.headPosition()) ?? null }),
     });
-    this.health.register({ name: 'relay', check: async () => ({ ...relay.stats }) });
+    // Topics exist before any consumer subscribes, whether or not this process relays.
     await this.relay.ensureTopics();
+    if (this.config.LOMO_RELAY === 'off') return;
+    this.health.register({ name: 'relay', check: async () => ({ ...relay.stats }) });
     this.relay.start();
     this.metrics.gauge('lomo_relay_published_events', 'Events this relay instance has published to the bus', [], (g) =>
       g.set(this.relay.stats.events),

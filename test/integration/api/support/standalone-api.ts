@@ -62,9 +62,16 @@ function run(args: string[], env: Record<string, string>) {
   });
 }
 
-export async function startStandaloneApi(): Promise<RunningApi> {
+export async function startStandaloneApi(extraEnv: Record<string, string> = {}): Promise<RunningApi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lomo-api-'));
-  const env = { PORT: '0', LOMO_DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test', LOMO_MODE: 'embedded' };
+  const env = {
+    PORT: '0',
+    LOMO_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'test',
+    LOMO_MODE: 'embedded',
+    ...extraEnv,
+  };
   const child = spawn(process.execPath, ['-r', './scripts/register.cjs', 'apps/standalone/src/main.ts'], {
     cwd: root,
     env: { ...process.env, ...env },

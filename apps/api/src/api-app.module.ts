@@ -1,0 +1,24 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { LomoConfig } from '@lomo/config';
+import { PlatformModule, type PlatformOptions } from '@lomo/platform';
+import { TaskCommandsModule } from '../../executor/src/task-commands.module';
+import { ApiModule } from './api.module';
+import { ApiReadSideModule } from './read-side/api-read-side.module';
+
+/**
+ * The API as a process of its own (distributed mode): commands in (messages through ApiModule, task commands),
+ * read models out through the document store the projector writes.
+ */
+@Module({})
+export class ApiAppModule {
+  static register(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
+    return {
+      module: ApiAppModule,
+      imports: [
+        PlatformModule.forRoot(config, options),
+        TaskCommandsModule,
+        ApiModule.register(config, { readSide: ApiReadSideModule.register(config) }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import type { SecretEntry } from './webhook-documents';
+
+/** Kept small: every delivery carries one signature per active secret. */
+export const MAX_ACTIVE_SECRETS = 5;
+
+/** 192 random bits; the prefix makes a leaked secret recognisable to secret scanners. */
+export const generateSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+
+export const isActive = (entry: SecretEntry, now: Date): boolean =>
+  entry.expiresAt === null || Date.parse(entry.expiresAt) > now.getTime();
+
+export const activeSecrets = (entries: readonly SecretEntry[], now: Date): string[] =>
+  entries.filter((e) => isActive(e, now)).map((e) => e.secret);
+
+/**
+ * Adds `next` as the current secret; the previous ones stay valid for `graceSeconds` (never
+ * longer than they already had), so receivers can roll their configuration without a gap.
+ * Expired entries and, past the bound, the oldest ones are dropped.
+ */
+export function rotate(entries: readonly SecretEntry[], next: SecretEntry, graceSeconds: number, now: Date): SecretEntry[] {
+  const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+  const previous = entries
+    .filter((e) => isActive(e, now))
+    .map((e) => ({ ...e, expiresAt: e.expiresAt === null || e.expiresAt > graceEnd ? graceEnd : e.expiresAt }))
+    .filter((e) => isActive(e, now));
+  return [...previous.slice(-(MAX_ACTIVE_SECRETS - 1)), next];
+}
