@@ -5,7 +5,14 @@ import type { LomoConfig } from '@lomo/config';
 import type { Clock } from '@lomo/contracts';
 import type { EventStore } from '@lomo/eventstore';
 import type { Logger } from '@lomo/observability';
-import { createStarterTools, ExportJobRunner, SqliteExportJobStore, SqliteNotesStore, ToolRegistry } from '@lomo/tools';
+import {
+  createStarterTools,
+  ExportJobRunner,
+  JsonlEffectSink,
+  SqliteExportJobStore,
+  SqliteNotesStore,
+  ToolRegistry,
+} from '@lomo/tools';
 
 /** The starter tools and what they stand on; the executor owns their lifecycle in embedded mode. */
 export interface StarterTools {
@@ -37,7 +44,9 @@ export function createStarterToolSet(
         'export job attempt failed',
       ),
   });
-  const registry = new ToolRegistry(createStarterTools({ notes, history: store, exports }));
+  // Drills (multi-process, crash tests) count effects per idempotency key in this side file.
+  const effects = config.LOMO_EFFECT_LOG ? new JsonlEffectSink(config.LOMO_EFFECT_LOG) : undefined;
+  const registry = new ToolRegistry(createStarterTools({ notes, history: store, exports, effects }));
   return {
     registry,
     exports,
