@@ -39,7 +39,7 @@ export function kafkaLogCreator(logger: BusLogger): logCreator {
 const producerRetriesNotice = /^Limiting retries for the idempotent producer/;
 
 const retriedConditions =
-  /coordinator|leader|not available|in progress|concurrent transactions|connection|ECONNREFUSED|ECONNRESET|timeout|rebalanc/i;
+  /coordinator|leader|not available|in progress|concurrent transactions|concurrent operation|connection|ECONNREFUSED|ECONNRESET|timeout|rebalanc/i;
 
 function isRetriedByKafkajs(message: string, fields: Record<string, unknown>): boolean {
   // kafkajs adds retryCount/retryTime when it is about to retry; otherwise the condition is in the

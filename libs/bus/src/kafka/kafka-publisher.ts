@@ -4,7 +4,7 @@ import { partitionFor } from '../partitioner';
 import { translateKafkaError } from './kafka-errors';
 
 /** kafkajs' partitioner hook, running the bus's own murmur2 so both adapters place keys alike. */
-const sharedKeyPartitioner = () => (args: { partitionMetadata: readonly unknown[]; message: Message }) =>
+export const sharedKeyPartitioner = () => (args: { partitionMetadata: readonly unknown[]; message: Message }) =>
   partitionFor(String(args.message.key ?? ''), args.partitionMetadata.length);
 
 export interface PublisherConfig {

@@ -2,14 +2,21 @@ import { streamCategories, type EventEnvelope } from '@lomo/contracts';
 import type { EventStore, Position } from '@lomo/eventstore';
 import { backoffDelay, type BackoffOptions } from '@lomo/resilience';
 import { RelayStoppedError } from '../errors';
-import type { EventBus, OutgoingMessage } from '../event-bus.port';
+import type { EventBus } from '../event-bus.port';
 import { noopBusLogger, type BusLogger } from '../logger';
-import { DEFAULT_RELAY_TOPIC_PREFIX, relayTopicFor, toRelayedMessage } from './relayed-message';
+import { BusRelayPublisher } from './bus-relay-publisher';
+import { batchesByTopic } from './relay-batches';
+import { RelayFencedError } from './relay-errors';
+import type { RelayLeaseOptions } from './relay-lease-keeper';
+import type { RelayPublisher } from './relay-publisher.port';
+import { RelayTerms } from './relay-terms';
+import { DEFAULT_RELAY_TOPIC_PREFIX } from './relayed-message';
 
 export interface EventRelayOptions {
   store: EventStore;
+  /** Creates the topics; also publishes, unless `publisher` is given. */
   bus: EventBus;
-  /** Subscriber id of the relay's checkpoint in the store. */
+  /** Subscriber id of the relay's checkpoint in the store, and the name of its lease. */
   relayId?: string;
   /** Topics are `<prefix><category>`. */
   topicPrefix?: string;
@@ -22,7 +29,18 @@ export interface EventRelayOptions {
   /** Wait after a failed round (store or bus unavailable); grows with repeated failures. */
   backoff?: BackoffOptions;
   logger?: BusLogger;
+  /**
+   * Where rounds go. Default: `bus.publish` per topic, neither atomic nor fenced. With a lease,
+   * pass a fencing one (KafkaTransactionalPublisher, SqliteFencedBusPublisher).
+   */
+  publisher?: RelayPublisher;
+  /** Run as one of several instances: publish only while holding this lease, else stand by. */
+  lease?: RelayLeaseOptions;
+  /** Told on every change: standby, active (with its epoch), fenced, stopped. */
+  onStateChange?: (state: RelayState, epoch: number | undefined) => void;
 }
+
+export type RelayState = 'idle' | 'standby' | 'active' | 'fenced' | 'stopped';
 
 export interface RelayStats {
   batches: number;
@@ -32,9 +50,14 @@ export interface RelayStats {
 
 /**
  * Copies the event store to the bus, one topic per stream category, keyed by stream id.
- * At least once: a batch is published first and the checkpoint saved after, so a crash in
- * between republishes the batch (consumers dedupe by event id) and never skips an event.
- * Run one active relay per store (a second one only adds duplicates).
+ * At least once: a round is published first and the checkpoint saved after, so a crash in
+ * between republishes that round (consumers dedupe by event id) and never skips an event.
+ *
+ * With a lease, several instances run and one is active. Becoming active activates the publisher
+ * (which fences every older writer) and resumes from the stored checkpoint. An instance that
+ * finds itself fenced while another holds the lease stops for good: whatever it still had in
+ * flight is refused, so per-key order and "each round at most re-published once" hold across
+ * a handover.
  */
 export class EventRelay {
   private readonly relayId: string;
@@ -44,6 +67,8 @@ export class EventRelay {
   private readonly idleIntervalMs: number;
   private readonly backoff: BackoffOptions;
   private readonly logger: BusLogger;
+  private readonly publisher: RelayPublisher;
+  private readonly terms: RelayTerms;
   private readonly ensuredTopics = new Set<string>();
   private readonly stopSignal = new AbortController();
   private readonly drainWaiters: Array<{ afterRound: number; resolve: () => void; reject: (error: Error) => void }> =
@@ -53,6 +78,9 @@ export class EventRelay {
   private round = 0;
   private consecutiveFailures = 0;
   private readonly counters: RelayStats = { batches: 0, events: 0, failures: 0 };
+  private currentState: RelayState = 'idle';
+  private stateEpoch: number | undefined;
+  private fencedBy: RelayFencedError | undefined;
 
   constructor(private readonly options: EventRelayOptions) {
     this.relayId = options.relayId ?? 'bus-relay';
@@ -62,16 +90,28 @@ export class EventRelay {
     this.idleIntervalMs = options.idleIntervalMs ?? 100;
     this.backoff = options.backoff ?? { initialDelayMs: 100, maxDelayMs: 5_000 };
     this.logger = options.logger ?? noopBusLogger;
+    this.publisher = options.publisher ?? new BusRelayPublisher(options.bus);
+    // An idle relay learns of a lost lease at once rather than with the next event.
+    this.terms = new RelayTerms(this.relayId, this.publisher, options.lease, this.logger, () => this.wake?.());
   }
 
   get stats(): RelayStats {
     return { ...this.counters };
   }
 
+  get state(): RelayState {
+    return this.currentState;
+  }
+
+  /** The lease epoch of the current term, while active. */
+  get epoch(): number | undefined {
+    return this.terms.current;
+  }
+
   start(): void {
     if (this.loop) return;
     this.logger.info(
-      { relayId: this.relayId, batchSize: this.batchSize, topicPrefix: this.topicPrefix },
+      { relayId: this.relayId, batchSize: this.batchSize, topicPrefix: this.topicPrefix, leased: this.terms.leased },
       'event relay starting',
     );
     this.loop = this.run();
@@ -87,17 +127,23 @@ export class EventRelay {
     for (const name of names) this.ensuredTopics.add(name);
   }
 
-  /** Finishes the batch in flight (published and checkpointed), then stops. */
+  /** Finishes the round in flight (published and checkpointed), gives the lease up, then stops. */
   async stop(): Promise<void> {
     this.stopSignal.abort();
     this.wake?.();
     await this.loop;
+    if (!this.fencedBy) await this.terms.release();
     for (const waiter of this.drainWaiters.splice(0)) waiter.reject(new RelayStoppedError(this.relayId));
+    this.setState('stopped');
     this.logger.info({ relayId: this.relayId, ...this.counters }, 'event relay stopped');
   }
 
-  /** Resolves once everything in the store when called is published and checkpointed. */
+  /**
+   * Resolves once everything in the store when called is published and checkpointed. A standby
+   * resolves only after it became active and caught up.
+   */
   drain(): Promise<void> {
+    if (this.fencedBy) return Promise.reject(this.fencedBy);
     if (this.stopSignal.signal.aborted) return Promise.reject(new RelayStoppedError(this.relayId));
     return new Promise((resolve, reject) => {
       // A round that starts after this call and finds nothing new proves the relay caught up.
@@ -110,9 +156,15 @@ export class EventRelay {
     let position: Position | undefined;
     let positionLoaded = false;
     while (!this.stopSignal.signal.aborted) {
+      if (this.terms.current === undefined) {
+        if (!(await this.becomeActive())) return;
+        // A new term starts where the last saved checkpoint says, whoever saved it.
+        positionLoaded = false;
+      }
       this.round += 1;
       const round = this.round;
       try {
+        this.terms.assertHeld();
         if (!positionLoaded) {
           position = await this.options.store.getCheckpoint(this.relayId);
           positionLoaded = true;
@@ -126,7 +178,7 @@ export class EventRelay {
           await this.pause(this.idleIntervalMs);
           continue;
         }
-        await this.publish(events);
+        await this.publishRound(events);
         const last = events[events.length - 1].metadata.globalPosition;
         await this.options.store.saveCheckpoint(this.relayId, last);
         position = last;
@@ -136,6 +188,10 @@ export class EventRelay {
       } catch (error) {
         // Nothing is skipped: the next round re-reads from the saved checkpoint.
         positionLoaded = false;
+        if (await this.terms.isFencedForGood(error)) return this.fence(error);
+        // The next round re-activates: a fencing publisher replaces a producer a failure may have
+        // left unusable, and the lease is re-confirmed before anything is published.
+        this.terms.end();
         this.consecutiveFailures += 1;
         this.counters.failures += 1;
         const delayMs = backoffDelay(this.consecutiveFailures, this.backoff);
@@ -148,21 +204,62 @@ export class EventRelay {
     }
   }
 
-  private async publish(events: readonly EventEnvelope[]): Promise<void> {
-    const byTopic = new Map<string, OutgoingMessage[]>();
-    for (const event of events) {
-      const topic = relayTopicFor(event.metadata.streamId, this.topicPrefix);
-      let batch = byTopic.get(topic);
-      if (!batch) byTopic.set(topic, (batch = []));
-      batch.push(toRelayedMessage(event));
+  /** Waits for the lease (if any) and activates the publisher. false once stopped. */
+  private async becomeActive(): Promise<boolean> {
+    while (!this.stopSignal.signal.aborted) {
+      if (this.terms.leased && this.currentState !== 'standby') this.setState('standby');
+      const epoch = await this.terms.acquire(this.stopSignal.signal);
+      if (epoch === undefined) return false;
+      try {
+        if (await this.terms.begin(epoch)) {
+          this.setState('active', epoch);
+          return true;
+        }
+        this.logger.warn({ relayId: this.relayId, epoch }, 'relay lease moved during activation, standing by');
+      } catch (error) {
+        this.consecutiveFailures += 1;
+        this.counters.failures += 1;
+        const delayMs = backoffDelay(this.consecutiveFailures, this.backoff);
+        this.logger.warn({ err: error, relayId: this.relayId, epoch, delayMs }, 'event relay activation failed');
+        await this.pause(delayMs);
+      }
     }
-    const missing = [...byTopic.keys()].filter((t) => !this.ensuredTopics.has(t));
+    return false;
+  }
+
+  private async publishRound(events: readonly EventEnvelope[]): Promise<void> {
+    const epoch = this.terms.assertHeld();
+    const batches = batchesByTopic(events, this.topicPrefix, this.terms.leased ? epoch : undefined);
+    const missing = batches.map((b) => b.topic).filter((t) => !this.ensuredTopics.has(t));
     if (missing.length > 0) {
       await this.options.bus.ensureTopics(missing.map((name) => ({ name, partitions: this.partitions })));
       for (const t of missing) this.ensuredTopics.add(t);
     }
-    // Topics are independent; within one the array keeps each stream's order.
-    await Promise.all([...byTopic].map(([topic, messages]) => this.options.bus.publish(topic, messages)));
+    await this.publisher.publish(batches, epoch, this.terms.signal);
+    await this.terms.confirm(epoch);
+  }
+
+  private fence(error: unknown): void {
+    const epoch = this.terms.lastEpoch;
+    this.fencedBy =
+      error instanceof RelayFencedError
+        ? error
+        : new RelayFencedError(this.relayId, epoch, error instanceof Error ? error.message : String(error));
+    this.terms.fence();
+    this.logger.error(
+      { err: error, relayId: this.relayId, epoch, holder: this.terms.holder },
+      'event relay fenced: a newer instance took over, this one publishes nothing more',
+    );
+    for (const waiter of this.drainWaiters.splice(0)) waiter.reject(this.fencedBy);
+    this.setState('fenced', epoch);
+  }
+
+  private setState(state: RelayState, epoch?: number): void {
+    // An unleased relay re-activates after every failed round; that is no change worth telling.
+    if (state === this.currentState && epoch === this.stateEpoch) return;
+    this.currentState = state;
+    this.stateEpoch = epoch;
+    this.options.onStateChange?.(state, epoch);
   }
 
   private settleDrains(round: number): void {

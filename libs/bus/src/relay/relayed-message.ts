@@ -13,6 +13,8 @@ export const RelayHeaders = {
   causationId: 'causationId',
   streamId: 'streamId',
   revision: 'revision',
+  /** The lease epoch of the relay instance that published it (leased relays only). */
+  relayEpoch: 'relayEpoch',
 } as const;
 
 /** One topic per stream category, e.g. `lomo.events.task`. */
