@@ -31,6 +31,7 @@ export const configShape = {
   LOMO_BUS_MAX_ATTEMPTS: positiveInt(100),
   LOMO_RELAY: z.enum(['on', 'off']),
   LOMO_RELAY_BATCH_SIZE: positiveInt(10_000),
+  LOMO_RELAY_LEASE_MS: z.coerce.number().int().min(500).max(600_000),
   LOMO_BLOB_DIR: z.string().min(1).optional(),
   KAFKA_BROKERS: z
     .string()
@@ -106,7 +107,14 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     default: 'on',
     meaning: 'Whether this process runs the relay from the event store to the bus (distributed: only the relay app)',
   },
-  LOMO_RELAY_BATCH_SIZE: { default: '500', meaning: 'Events per relay batch from the store to the bus' },
+  LOMO_RELAY_BATCH_SIZE: {
+    default: '2000',
+    meaning: 'Events per relay batch (one Kafka transaction) from the store to the bus',
+  },
+  LOMO_RELAY_LEASE_MS: {
+    default: '10000',
+    meaning: 'Relay lease duration; a standby takes over this long after the active relay stops renewing',
+  },
   LOMO_BLOB_DIR: { default: '$LOMO_DATA_DIR/blobs', meaning: 'Directory of the filesystem BlobStore' },
   KAFKA_BROKERS: { meaning: 'Comma-separated `host:port` list', requiredIn: [] },
   KAFKA_CLIENT_ID: { default: 'lomo', meaning: 'Kafka client id prefix' },

@@ -4,7 +4,7 @@ import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
 import { HealthRegistry } from './health-check';
-import { RELAY } from './create-relay';
+import { RELAY, RELAY_PARTS, type RelayParts } from './create-relay';
 
 /**
  * Owns start and shutdown order: the relay starts after the store and bus are open, and on
@@ -17,6 +17,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicat
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     @Inject(RELAY) private readonly relay: EventRelay,
+    @Inject(RELAY_PARTS) private readonly relayParts: RelayParts,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS) private readonly metrics: Metrics,
     @Inject(LOMO_CONFIG) private readonly config: LomoConfig,
@@ -46,6 +47,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicat
   async beforeApplicationShutdown(): Promise<void> {
     this.logger.info({ component: 'platform' }, 'shutting down');
     await this.relay.stop();
+    await this.relayParts.close();
     await this.bus.close();
     await this.store.close();
     this.logger.info({ component: 'platform', relay: this.relay.stats }, 'shut down cleanly');

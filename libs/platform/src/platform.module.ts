@@ -11,7 +11,7 @@ import { HealthController } from './health.controller';
 import { HealthRegistry } from './health-check';
 import { createBus } from './create-bus';
 import { PlatformLifecycle } from './platform-lifecycle';
-import { RELAY, createRelay } from './create-relay';
+import { RELAY, RELAY_PARTS, createRelay, type RelayParts } from './create-relay';
 
 export interface PlatformOptions {
   /** Tests pass their own logger to read the lines. */
@@ -40,7 +40,8 @@ export class PlatformModule {
       },
       { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
       { provide: BLOB_STORE, useFactory: () => new FilesystemBlobStore(config.LOMO_BLOB_DIR) },
-      { provide: RELAY, useFactory: createRelay, inject: [LOMO_CONFIG, EVENT_STORE, EVENT_BUS, LOGGER, METRICS] },
+      { provide: RELAY_PARTS, useFactory: createRelay, inject: [LOMO_CONFIG, EVENT_STORE, EVENT_BUS, LOGGER] },
+      { provide: RELAY, useFactory: (parts: RelayParts) => parts.relay, inject: [RELAY_PARTS] },
       HealthRegistry,
       PlatformLifecycle,
     ];
