@@ -18,10 +18,10 @@ export async function updateDocument<T extends DocumentInput>(
     if (current === undefined) return undefined;
     const next = change(current);
     if (next === undefined) return current;
-    const { _version: _ignored, ...body } = next as StoredDocument<T>;
     try {
-      const written = await documents.upsert(collection, body as DocumentInput, { expectedVersion: current._version });
-      return { ...(body as T), _version: written.version };
+      // A `_version` carried over from `current` is ignored by the store.
+      const written = await documents.upsert(collection, next, { expectedVersion: current._version });
+      return { ...next, _version: written.version };
     } catch (error) {
       if (!(error instanceof DocumentConflictError) || conflicts + 1 >= MAX_CONFLICTS) throw error;
     }

@@ -76,6 +76,27 @@ export const configShape = {
   LOMO_PROJECTOR_FEED: z.enum(['bus', 'store']),
   LOMO_PROJECTOR_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000),
   LOMO_PROJECTOR_MAX_LAG_SECONDS: z.coerce.number().min(1).max(86_400),
+  LOMO_NOTIFIER_SQLITE_PATH: z.string().min(1).optional(),
+  LOMO_WEBHOOK_HTTP_ALLOWLIST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:[\]-]+(,[A-Za-z0-9.:[\]-]+)*$/, 'a comma-separated list of host names or IP addresses')
+    .optional(),
+  LOMO_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50),
+  LOMO_WEBHOOK_BACKOFF_INITIAL_MS: z.coerce.number().int().min(1).max(3_600_000),
+  LOMO_WEBHOOK_BACKOFF_MAX_MS: z.coerce.number().int().min(1).max(86_400_000),
+  LOMO_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000),
+  LOMO_WEBHOOK_STREAMS_IN_FLIGHT: z.coerce.number().int().min(1).max(64),
+  LOMO_WEBHOOK_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000),
+  LOMO_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000),
+  LOMO_WEBHOOK_RECONCILE_MS: z.coerce.number().int().min(10).max(300_000),
+  LOMO_WEBHOOK_LEASE_MS: z.coerce.number().int().min(300).max(600_000),
+  LOMO_WEBHOOK_SECRET_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400),
+  LOMO_WEBHOOK_MAX_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000),
+  LOMO_WEBHOOK_DISABLE_ON_GONE: z.enum(['true', 'false']),
 } as const;
 
 export type ConfigKey = keyof typeof configShape;
@@ -189,4 +210,38 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     meaning: 'Store sweep that repairs what the feed missed and refreshes lag figures',
   },
   LOMO_PROJECTOR_MAX_LAG_SECONDS: { default: '60', meaning: 'Lag above which the projector reports unhealthy' },
+  LOMO_NOTIFIER_SQLITE_PATH: {
+    default: '$LOMO_DATA_DIR/notifier.sqlite',
+    meaning: 'SQLite file of webhook state (embedded; MongoDB when MONGODB_URL is set)',
+  },
+  LOMO_WEBHOOK_HTTP_ALLOWLIST: {
+    meaning: 'Hosts allowed over plain http or on loopback in production (tests: 127.0.0.1)',
+  },
+  LOMO_WEBHOOK_MAX_ATTEMPTS: {
+    default: '8',
+    meaning: 'Failed deliveries of one event before it goes to the dead letters',
+  },
+  LOMO_WEBHOOK_BACKOFF_INITIAL_MS: {
+    default: '2000',
+    meaning: 'First retry delay of a webhook delivery (exponential, full jitter)',
+  },
+  LOMO_WEBHOOK_BACKOFF_MAX_MS: { default: '3600000', meaning: 'Longest retry delay of a webhook delivery' },
+  LOMO_WEBHOOK_TIMEOUT_MS: { default: '10000', meaning: 'Timeout of one webhook HTTP call' },
+  LOMO_WEBHOOK_STREAMS_IN_FLIGHT: { default: '4', meaning: 'Streams of one webhook delivered at once (each in order)' },
+  LOMO_WEBHOOK_BATCH_SIZE: { default: '200', meaning: 'Events a webhook scan reads at a time' },
+  LOMO_WEBHOOK_POLL_MS: { default: '500', meaning: 'How often an idle webhook looks for new events' },
+  LOMO_WEBHOOK_RECONCILE_MS: {
+    default: '2000',
+    meaning: 'How often registrations, replays and dead-letter requests are picked up',
+  },
+  LOMO_WEBHOOK_LEASE_MS: { default: '30000', meaning: 'Lease of a webhook by one notifier instance' },
+  LOMO_WEBHOOK_SECRET_GRACE_SECONDS: {
+    default: '86400',
+    meaning: 'How long previous secrets stay valid after a rotation',
+  },
+  LOMO_WEBHOOK_MAX_PER_WORKSPACE: { default: '20', meaning: 'Webhooks a workspace may register' },
+  LOMO_WEBHOOK_DISABLE_ON_GONE: {
+    default: 'true',
+    meaning: 'A 410 Gone from a receiver disables its webhook (state kept)',
+  },
 };

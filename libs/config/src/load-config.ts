@@ -19,6 +19,7 @@ export type LomoConfig = Omit<
   LOMO_WORKER_ID: string;
   LOMO_AUTH_SQLITE_PATH: string;
   LOMO_READ_MODELS_PATH: string;
+  LOMO_NOTIFIER_SQLITE_PATH: string;
 };
 
 /**
@@ -55,6 +56,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.LOMO_MODEL_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
       problems.push({ variable: 'OPENAI_API_KEY', message: 'required when LOMO_MODEL_PROVIDER=openai' });
     }
+    if (c.LOMO_WEBHOOK_BACKOFF_MAX_MS < c.LOMO_WEBHOOK_BACKOFF_INITIAL_MS) {
+      problems.push({
+        variable: 'LOMO_WEBHOOK_BACKOFF_MAX_MS',
+        message: 'must be at least LOMO_WEBHOOK_BACKOFF_INITIAL_MS',
+      });
+    }
     if (c.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > c.KAFKA_SESSION_TIMEOUT_MS) {
       problems.push({
         variable: 'KAFKA_HEARTBEAT_INTERVAL_MS',
@@ -78,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_BLOB_DIR: c.LOMO_BLOB_DIR ?? path.join(dataDir, 'blobs'),
     LOMO_AUTH_SQLITE_PATH: c.LOMO_AUTH_SQLITE_PATH ?? path.join(dataDir, 'auth.sqlite'),
     LOMO_READ_MODELS_PATH: c.LOMO_READ_MODELS_PATH ?? path.join(dataDir, 'read-models.sqlite'),
+    LOMO_NOTIFIER_SQLITE_PATH: c.LOMO_NOTIFIER_SQLITE_PATH ?? path.join(dataDir, 'notifier.sqlite'),
     LOMO_WORKER_ID:
       c.LOMO_WORKER_ID ??
       `${hostname()

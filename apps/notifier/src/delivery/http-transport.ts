@@ -42,7 +42,8 @@ function describe(error: unknown, timeoutMs: number): string {
   if (error instanceof DOMException && error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
   if (error instanceof Error) {
     const cause = (error as Error & { cause?: { code?: unknown; message?: unknown } }).cause;
-    const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+    const detail =
+      typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
     return detail === '' ? error.message : `${error.message}: ${detail}`;
   }
   return String(error);

@@ -1,4 +1,3 @@
-import type { EventEnvelope } from '@lomo/contracts';
 import { streamDocumentId, type StreamDocument } from '../webhooks/webhook-documents';
 
 /**
@@ -11,7 +10,9 @@ export const isIdle = (s: StreamDocument): boolean =>
   s.blocked === null && s.redelivering === null && s.doneRevision >= s.targetRevision;
 
 export const isReady = (s: StreamDocument, now: Date): boolean =>
-  s.blocked === null && s.doneRevision < s.targetRevision && (s.notBefore === null || Date.parse(s.notBefore) <= now.getTime());
+  s.blocked === null &&
+  s.doneRevision < s.targetRevision &&
+  (s.notBefore === null || Date.parse(s.notBefore) <= now.getTime());
 
 export interface Observation {
   state: StreamDocument;
@@ -28,11 +29,10 @@ export interface Observation {
 export function observe(
   current: StreamDocument | undefined,
   webhookId: string,
-  event: EventEnvelope,
+  event: { streamId: string; revision: number },
   epoch: number,
 ): Observation {
-  const revision = event.metadata.revision;
-  const streamId = event.metadata.streamId;
+  const { streamId, revision } = event;
   if (current === undefined) {
     return {
       state: {
@@ -96,7 +96,12 @@ export const failed = (s: StreamDocument, error: string, notBefore: Date): Strea
 });
 
 /** The last allowed attempt failed: the stream waits behind this dead letter. */
-export const deadLettered = (s: StreamDocument, error: string, deadLetterId: string, revision: number): StreamDocument => ({
+export const deadLettered = (
+  s: StreamDocument,
+  error: string,
+  deadLetterId: string,
+  revision: number,
+): StreamDocument => ({
   ...s,
   attempts: 0,
   notBefore: null,

@@ -18,7 +18,12 @@ export const activeSecrets = (entries: readonly SecretEntry[], now: Date): strin
  * longer than they already had), so receivers can roll their configuration without a gap.
  * Expired entries and, past the bound, the oldest ones are dropped.
  */
-export function rotate(entries: readonly SecretEntry[], next: SecretEntry, graceSeconds: number, now: Date): SecretEntry[] {
+export function rotate(
+  entries: readonly SecretEntry[],
+  next: SecretEntry,
+  graceSeconds: number,
+  now: Date,
+): SecretEntry[] {
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
   const previous = entries
     .filter((e) => isActive(e, now))

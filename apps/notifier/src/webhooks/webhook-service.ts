@@ -22,7 +22,13 @@ import {
   type RegisterWebhookInput,
 } from './webhook-input';
 import { generateSecret, rotate } from './webhook-secrets';
-import { deadLetterView, webhookView, type DeadLetterPage, type DeadLetterView, type WebhookView } from './webhook-views';
+import {
+  deadLetterView,
+  webhookView,
+  type DeadLetterPage,
+  type DeadLetterView,
+  type WebhookView,
+} from './webhook-views';
 
 export interface WebhookServiceDeps {
   documents: DocumentStore;
@@ -169,7 +175,7 @@ export class WebhookService {
     return {
       webhook: webhookView(updated, now),
       secret,
-      previousSecretsExpireAt: previous.length === 0 ? null : previous.sort().at(-1) ?? null,
+      previousSecretsExpireAt: previous.length === 0 ? null : (previous.sort().at(-1) ?? null),
     };
   }
 
@@ -234,7 +240,8 @@ export class WebhookService {
     const ws = parseWorkspaceId(workspaceId);
     const webhookId = parseInput(idSchema, id, 'webhookId');
     const doc = await this.deps.documents.get<WebhookDocument>(Collections.webhooks, webhookId);
-    if (doc === undefined || doc.workspaceId !== ws || doc.status === 'deleted') throw new WebhookNotFoundError(webhookId);
+    if (doc === undefined || doc.workspaceId !== ws || doc.status === 'deleted')
+      throw new WebhookNotFoundError(webhookId);
     return doc;
   }
 
@@ -242,11 +249,16 @@ export class WebhookService {
     doc: StoredDocument<WebhookDocument>,
     change: (current: WebhookDocument) => WebhookDocument,
   ): Promise<StoredDocument<WebhookDocument>> {
-    const updated = await updateDocument<WebhookDocument>(this.deps.documents, Collections.webhooks, doc._id, (current) => {
-      // Deleted between the read and this write: the caller's id is gone.
-      if (current.status === 'deleted') throw new WebhookNotFoundError(doc._id);
-      return { ...change(current), updatedAt: this.now().toISOString() };
-    });
+    const updated = await updateDocument<WebhookDocument>(
+      this.deps.documents,
+      Collections.webhooks,
+      doc._id,
+      (current) => {
+        // Deleted between the read and this write: the caller's id is gone.
+        if (current.status === 'deleted') throw new WebhookNotFoundError(doc._id);
+        return { ...change(current), updatedAt: this.now().toISOString() };
+      },
+    );
     if (updated === undefined) throw new WebhookNotFoundError(doc._id);
     return updated;
   }
@@ -257,7 +269,9 @@ export class WebhookService {
       await this.deps.events.readAll({ fromPosition: cursor, maxCount: 0 });
     } catch (error) {
       if (error instanceof ValidationError) {
-        throw new ValidationError('Invalid fromCursor', [{ path: 'fromCursor', message: 'not a cursor of this event store' }]);
+        throw new ValidationError('Invalid fromCursor', [
+          { path: 'fromCursor', message: 'not a cursor of this event store' },
+        ]);
       }
       throw error;
     }

@@ -1,0 +1,6 @@
+export const NOTIFIER_SETTINGS = Symbol('NOTIFIER_SETTINGS');
+/** The notifier's own DocumentStore connection (webhooks, cursors, stream states, dead letters). */
+export const NOTIFIER_DOCUMENTS = Symbol('NOTIFIER_DOCUMENTS');
+export const WEBHOOK_TRANSPORT = Symbol('WEBHOOK_TRANSPORT');
+/** The DeliveryEngine, or null in a process that only serves the WebhookService (the API). */
+export const DELIVERY_ENGINE = Symbol('DELIVERY_ENGINE');
