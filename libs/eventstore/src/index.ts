@@ -13,3 +13,6 @@ export {
   applyPragmas,
   type SynchronousMode,
 } from './sqlite/sqlite-schema';
+export { openEventStoreDb } from './eventstoredb/open-eventstoredb';
+export type { EventStoreDbEventStore, EventStoreDbEventStoreOptions } from './eventstoredb/eventstoredb-event-store';
+export { StoreAccessDeniedError, StreamDeletedError, StoreFailureError } from './eventstoredb/eventstoredb-errors';

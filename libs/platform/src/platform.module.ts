@@ -5,7 +5,7 @@ import { BLOB_STORE, FilesystemBlobStore } from '@lomo/blobs';
 import { EVENT_BUS } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
 import { CLOCK, ID_GENERATOR, systemClock } from '@lomo/contracts';
-import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
+import { EVENT_STORE, openEventStoreDb, SqliteEventStore } from '@lomo/eventstore';
 import { createLogger, LOGGER, METRICS, Metrics, type Logger } from '@lomo/observability';
 import { HealthController } from './health.controller';
 import { HealthRegistry } from './health-check';
@@ -36,7 +36,9 @@ export class PlatformModule {
       {
         provide: EVENT_STORE,
         useFactory: () =>
-          new SqliteEventStore({ filename: config.LOMO_SQLITE_PATH, synchronous: config.LOMO_SQLITE_SYNCHRONOUS }),
+          config.LOMO_EVENTSTORE === 'eventstoredb'
+            ? openEventStoreDb({ connectionString: config.EVENTSTORE_URL ?? '' })
+            : new SqliteEventStore({ filename: config.LOMO_SQLITE_PATH, synchronous: config.LOMO_SQLITE_SYNCHRONOUS }),
       },
       { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
       { provide: BLOB_STORE, useFactory: () => new FilesystemBlobStore(config.LOMO_BLOB_DIR) },

@@ -9,6 +9,16 @@ import { upcastingContract } from './contract/upcasting.contract';
 
 export type { EventStoreHarness, EventStoreHarnessFactory, RawStoredEvent } from './event-store-harness';
 
+export interface ContractOptions {
+  /** The adapter can write a raw old-version event (upcasting tests). */
+  rawInsert: boolean;
+  /**
+   * Event ids are unique across the whole store. SQLite enforces it; EventStoreDB checks ids only
+   * within a stream, so its run declares false and the cross-stream test is not registered.
+   */
+  uniqueIdsAcrossStreams?: boolean;
+}
+
 /**
  * The one behavioural contract of the EventStore port. Every adapter (SQLite here, EventStoreDB
  * where it can run) calls this with a factory that returns a store on fresh storage.
@@ -16,7 +26,7 @@ export type { EventStoreHarness, EventStoreHarnessFactory, RawStoredEvent } from
 export function describeEventStoreContract(
   name: string,
   factory: EventStoreHarnessFactory,
-  options: { rawInsert: boolean } = { rawInsert: false },
+  options: ContractOptions = { rawInsert: false },
 ): void {
   describe(`EventStore contract: ${name}`, () => {
     let current: EventStoreHarness | undefined;
@@ -34,7 +44,7 @@ export function describeEventStoreContract(
     });
 
     appendContract(harness);
-    idempotencyContract(harness);
+    idempotencyContract(harness, { uniqueIdsAcrossStreams: options.uniqueIdsAcrossStreams ?? true });
     invalidInputContract(harness);
     readContract(harness);
     // Registered only where the adapter can write a raw old event (declared up front, because

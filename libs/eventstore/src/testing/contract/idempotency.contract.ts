@@ -5,7 +5,10 @@ import type { EventStoreHarness } from '../event-store-harness';
 import { checklistItemChanged, newTaskStreamId, sampleEventsFor } from '../sample-events';
 
 /** The EventStoreDB rule, which the port documents: repeats are recognised only as it says. */
-export function idempotencyContract(harness: () => EventStoreHarness): void {
+export function idempotencyContract(
+  harness: () => EventStoreHarness,
+  options: { uniqueIdsAcrossStreams: boolean } = { uniqueIdsAcrossStreams: true },
+): void {
   const store = () => harness().store;
 
   async function storeSnapshot(s: EventStore) {
@@ -77,14 +80,17 @@ export function idempotencyContract(harness: () => EventStoreHarness): void {
       await expectConflictWritingNothing(streamId, [...events, checklistItemChanged(8)], 'no_stream');
     });
 
-    it('ids stored in another stream are a conflict and write nothing', async () => {
-      const first = newTaskStreamId();
-      const second = newTaskStreamId();
-      const event = checklistItemChanged(1);
-      await store().append(first, [event], 'any');
-      await expectConflictWritingNothing(second, [event], 'any');
-      await expectConflictWritingNothing(second, [event], 'no_stream');
-    });
+    // Registered only where ids are unique store-wide (EventStoreDB checks them per stream).
+    if (options.uniqueIdsAcrossStreams) {
+      it('ids stored in another stream are a conflict and write nothing', async () => {
+        const first = newTaskStreamId();
+        const second = newTaskStreamId();
+        const event = checklistItemChanged(1);
+        await store().append(first, [event], 'any');
+        await expectConflictWritingNothing(second, [event], 'any');
+        await expectConflictWritingNothing(second, [event], 'no_stream');
+      });
+    }
 
     it('the same id twice in one call is refused as invalid', async () => {
       const streamId = newTaskStreamId();
