@@ -12,6 +12,8 @@ export interface ApiSettings {
   rateLimit: { burst: number; perSecond: number };
   introspection: boolean;
   consistencyTimeoutMs: number;
+  /** Open graphql-ws subscriptions per token, per API process. */
+  maxSubscriptionsPerToken: number;
   /** Stack traces and internal messages in responses. */
   exposeInternals: boolean;
   /** Created and logged at start in embedded, non-production runs; undefined otherwise. */
@@ -36,6 +38,7 @@ type ApiConfig = Pick<
   | 'LOMO_API_RATE_LIMIT_PER_SECOND'
   | 'LOMO_API_INTROSPECTION'
   | 'LOMO_API_CONSISTENCY_TIMEOUT_MS'
+  | 'LOMO_API_WS_MAX_SUBSCRIPTIONS_PER_TOKEN'
   | 'LOMO_API_DEV_WORKSPACE'
   | 'LOMO_API_DEV_USER'
 >;
@@ -52,6 +55,7 @@ export function apiSettings(config: ApiConfig): ApiSettings {
     rateLimit: { burst: config.LOMO_API_RATE_LIMIT_BURST, perSecond: config.LOMO_API_RATE_LIMIT_PER_SECOND },
     introspection: config.LOMO_API_INTROSPECTION === undefined ? !production : config.LOMO_API_INTROSPECTION === 'true',
     consistencyTimeoutMs: config.LOMO_API_CONSISTENCY_TIMEOUT_MS,
+    maxSubscriptionsPerToken: config.LOMO_API_WS_MAX_SUBSCRIPTIONS_PER_TOKEN,
     exposeInternals: config.NODE_ENV === 'development',
     devToken:
       config.LOMO_MODE === 'embedded' && !production

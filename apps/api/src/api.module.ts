@@ -23,6 +23,7 @@ import { DevTokenBootstrap } from './auth/dev-token';
 import { SqliteApiTokenStore } from './auth/sqlite-api-token-store';
 import { CONSISTENCY_GATE, ReadModelConsistencyGate, type ConsistencyCheck } from './consistency/consistency-gate';
 import { ReadAfterWrite } from './consistency/read-after-write';
+import { ExplorerController } from './explorer/explorer.controller';
 import { apiResolvers } from './graphql/api-resolvers';
 import { GRAPHQL_PATH, graphqlOptions } from './graphql/graphql-options';
 import { graphqlBodyErrorHandler } from './http/body-error.handler';
@@ -30,6 +31,8 @@ import { GraphqlGateMiddleware } from './http/graphql-gate.middleware';
 import { TokenBucketRateLimiter } from './limits/token-bucket';
 import { MessagesModule } from './messages/messages.module';
 import { ArchiveTaskHandler, ReplaceMessageHandler, WithdrawMessageHandler } from './tasks/task-command.handlers';
+import { liveApiProviders } from './subscriptions/live-api.providers';
+import { subscriptionSettings, type SubscriptionSettings } from './subscriptions/subscription-settings';
 import { StreamOwnership } from './tenancy/stream-ownership';
 
 export interface ApiModuleOptions {
@@ -42,11 +45,14 @@ export interface ApiModuleOptions {
   settings?: Partial<ApiSettings>;
   /** Tests pass their own; default: SQLite at settings.authSqlitePath. */
   tokenStore?: ApiTokenStore;
+  /** Limits of graphql-ws subscriptions; defaults from `subscriptionSettings`. */
+  subscriptions?: Partial<SubscriptionSettings>;
 }
 
 /**
  * The GraphQL API at /graphql: bearer tokens, limits, queries over the read models scoped to the
- * caller's workspace, and mutations through the CQRS command handlers. Stands on PlatformModule;
+ * caller's workspace, mutations through the CQRS command handlers, subscriptions over graphql-ws
+ * on the same path, and the explorer at /. Stands on PlatformModule;
  * pause/resume/stop need the executor's command handlers (ExecutorModule) in the same app.
  */
 @Module({})
@@ -55,8 +61,10 @@ export class ApiModule implements NestModule, OnModuleInit {
 
   static register(config: LomoConfig, options: ApiModuleOptions): DynamicModule {
     const settings: ApiSettings = { ...apiSettings(config), ...options.settings };
+    const live: SubscriptionSettings = { ...subscriptionSettings(settings), ...options.subscriptions };
     return {
       module: ApiModule,
+      controllers: [ExplorerController],
       imports: [
         CqrsModule,
         MessagesModule,
@@ -89,6 +97,7 @@ export class ApiModule implements NestModule, OnModuleInit {
         WithdrawMessageHandler,
         ReplaceMessageHandler,
         ArchiveTaskHandler,
+        ...liveApiProviders(live),
         ...apiResolvers,
       ],
     };

@@ -65,6 +65,7 @@ export const configShape = {
   LOMO_API_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000),
   LOMO_API_INTROSPECTION: z.enum(['true', 'false']).optional(),
   LOMO_API_CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000),
+  LOMO_API_WS_MAX_SUBSCRIPTIONS_PER_TOKEN: positiveInt(1_000),
   LOMO_API_DEV_WORKSPACE: z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/),
   LOMO_API_DEV_USER: z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/),
   MONGODB_URL: z
@@ -189,6 +190,10 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_API_CONSISTENCY_TIMEOUT_MS: {
     default: '5000',
     meaning: 'How long a query with `consistentWith` waits for the read models',
+  },
+  LOMO_API_WS_MAX_SUBSCRIPTIONS_PER_TOKEN: {
+    default: '20',
+    meaning: 'Open GraphQL subscriptions one token may hold per API process',
   },
   LOMO_API_DEV_WORKSPACE: {
     default: 'dev',

@@ -1,3 +1,4 @@
+import { liveResolvers } from '../subscriptions/live-api.providers';
 import { EventsResolver } from './resolvers/events.resolver';
 import { MainLineResolver } from './resolvers/main-line.resolver';
 import { MeResolver } from './resolvers/me.resolver';
@@ -15,4 +16,5 @@ export const apiResolvers = [
   EventsResolver,
   MessageMutationsResolver,
   TaskMutationsResolver,
+  ...liveResolvers,
 ] as const;

@@ -1,0 +1,26 @@
+import type { Provider } from '@nestjs/common';
+import { EventFeeds } from './feed/event-feeds';
+import { StoreTail } from './feed/store-tail';
+import { EventFeedResolver } from './graphql/event-feed.resolver';
+import { LiveUpdatesResolver } from './graphql/live-updates.resolver';
+import { ChangeNoticeFanout } from './live/change-notice-fanout';
+import { MainLineUpdates } from './live/main-line-updates';
+import { TaskUpdates } from './live/task-updates';
+import { SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from './subscription-settings';
+import { GraphqlWsServer } from './ws/graphql-ws-server';
+
+/** The subscription resolvers, for the module and for the generated schema file. */
+export const liveResolvers = [LiveUpdatesResolver, EventFeedResolver] as const;
+
+/** What ApiModule adds for the live API (graphql-ws on /graphql). */
+export function liveApiProviders(settings: SubscriptionSettings): Provider[] {
+  return [
+    { provide: SUBSCRIPTION_SETTINGS, useValue: settings },
+    ChangeNoticeFanout,
+    StoreTail,
+    TaskUpdates,
+    MainLineUpdates,
+    EventFeeds,
+    GraphqlWsServer,
+  ];
+}
