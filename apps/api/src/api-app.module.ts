@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
 import { TaskCommandsModule } from '../../executor/src/task-commands.module';
+import { NotifierModule } from '../../notifier/src/notifier.module';
 import { ApiModule } from './api.module';
 import { ApiReadSideModule } from './read-side/api-read-side.module';
 
@@ -17,7 +18,11 @@ export class ApiAppModule {
       imports: [
         PlatformModule.forRoot(config, options),
         TaskCommandsModule,
-        ApiModule.register(config, { readSide: ApiReadSideModule.register(config) }),
+        // Webhook management only: the notifier process runs the delivery engine.
+        ApiModule.register(config, {
+          readSide: ApiReadSideModule.register(config),
+          webhooks: NotifierModule.register(config, { engine: false }),
+        }),
       ],
     };
   }

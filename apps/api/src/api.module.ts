@@ -42,6 +42,8 @@ export interface ApiModuleOptions {
    * ApiReadSideModule.
    */
   readSide: DynamicModule;
+  /** The module exporting the notifier's WebhookService (NotifierModule, with or without its engine). */
+  webhooks: DynamicModule;
   settings?: Partial<ApiSettings>;
   /** Tests pass their own; default: SQLite at settings.authSqlitePath. */
   tokenStore?: ApiTokenStore;
@@ -69,6 +71,7 @@ export class ApiModule implements NestModule, OnModuleInit {
         CqrsModule,
         MessagesModule,
         options.readSide,
+        options.webhooks,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           inject: [LOGGER],

@@ -6,6 +6,7 @@ import { RouterModule } from '../../router/src/router.module';
 import { ExecutorModule } from '../../executor/src/executor.module';
 import { ProjectorModule } from '../../projector/src/projector.module';
 import { ApiModule } from '../../api/src/api.module';
+import { NotifierModule } from '../../notifier/src/notifier.module';
 
 /** Every app in one process on the embedded adapters; apps join here as they arrive. */
 @Module({})
@@ -13,6 +14,8 @@ export class StandaloneModule {
   static register(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
     // One projector instance: the API reads through it (read models, consistency tokens).
     const projector = ProjectorModule.register(config);
+    // One notifier: it delivers webhooks, and the API manages them through its WebhookService.
+    const notifier = NotifierModule.register(config);
     return {
       module: StandaloneModule,
       imports: [
@@ -21,7 +24,8 @@ export class StandaloneModule {
         RouterModule,
         ExecutorModule.register(),
         projector,
-        ApiModule.register(config, { readSide: projector }),
+        notifier,
+        ApiModule.register(config, { readSide: projector, webhooks: notifier }),
       ],
     };
   }

@@ -14,6 +14,8 @@ const NOT_FOUND_CODES = new Set<string>([
   TaskErrors.TASK_NOT_FOUND,
   TaskErrors.INBOX_ITEM_NOT_FOUND,
   TaskErrors.CHECKPOINT_NOT_FOUND,
+  'WEBHOOK_NOT_FOUND',
+  'DEAD_LETTER_NOT_FOUND',
 ]);
 
 /** Codes graphql-js and Apollo give requests they refuse before execution; kept as they are. */

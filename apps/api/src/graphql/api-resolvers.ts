@@ -6,6 +6,7 @@ import { MessageMutationsResolver } from './resolvers/message-mutations.resolver
 import { TaskMutationsResolver } from './resolvers/task-mutations.resolver';
 import { TasksResolver } from './resolvers/tasks.resolver';
 import { TurnsResolver } from './resolvers/turns.resolver';
+import { WebhooksResolver } from './resolvers/webhooks.resolver';
 
 /** Every resolver of the API: the module provides them and the schema file is generated from them. */
 export const apiResolvers = [
@@ -16,5 +17,6 @@ export const apiResolvers = [
   EventsResolver,
   MessageMutationsResolver,
   TaskMutationsResolver,
+  WebhooksResolver,
   ...liveResolvers,
 ] as const;
