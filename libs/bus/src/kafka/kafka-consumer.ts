@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { retry } from '@lomo/resilience';
+import { backoffDelay, retry } from '@lomo/resilience';
 import type { Admin, Consumer, EachBatchPayload, IMemberAssignment, Kafka, KafkaMessage, RetryOptions } from 'kafkajs';
 import { BusClosedError, BusUnavailableError } from '../errors';
 import type { ConsumerHandle, ReceivedMessage, SubscribeOptions, TopicPartition } from '../event-bus.port';
@@ -26,6 +26,8 @@ type Committer = Pick<EachBatchPayload, 'uncommittedOffsets' | 'commitOffsetsIfN
 // A coordinator that just restarted answers COORDINATOR_LOAD_IN_PROGRESS for a few seconds.
 const commitBackoff = { initialDelayMs: 200, maxDelayMs: 2_000, maxAttempts: 6 };
 const pinBackoff = { initialDelayMs: 100, maxDelayMs: 2_000, maxAttempts: 5 };
+/** Between our own restarts of a consumer kafkajs gave up on: unbounded, the broker may be down for long. */
+export const crashRestartBackoff = { initialDelayMs: 500, maxDelayMs: 10_000 };
 
 /**
  * One instance of a consumer group on kafkajs, with eachBatch and manual commits: an offset is
@@ -52,6 +54,12 @@ export class KafkaConsumerInstance implements ConsumerHandle {
   /** The commit functions of the current generation (any batch's serve the whole instance). */
   private committer: Committer | undefined;
   private readonly ready: { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void };
+  /** Our restarts after crashes kafkajs does not restart from; reset by every successful join. */
+  private crashRestarts = 0;
+  /** start() resolved: from then on nobody waits for an error, so crashes are ours to mend. */
+  private started = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private restartInFlight: Promise<void> | undefined;
 
   constructor(private readonly config: KafkaConsumerConfig) {
     const { subscription, tuning } = config;
@@ -85,7 +93,7 @@ export class KafkaConsumerInstance implements ConsumerHandle {
 
   /** Joins the group; resolves once the first assignment is known and its start offsets pinned. */
   async start(): Promise<void> {
-    const { subscription, tuning } = this.config;
+    const { tuning } = this.config;
     const { events } = this.consumer;
     this.removeListeners.push(
       this.consumer.on(events.GROUP_JOIN, (e) => this.onJoin(e.payload.memberAssignment)),
@@ -94,17 +102,7 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     );
     let timer: NodeJS.Timeout | undefined;
     try {
-      await this.consumer.connect();
-      await this.consumer.subscribe({
-        topics: [...subscription.topics],
-        fromBeginning: subscription.fromBeginning === true,
-      });
-      await this.consumer.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: tuning.partitionsConsumedConcurrently,
-        eachBatch: (payload) => this.track(this.onBatch(payload)),
-      });
+      await this.connectAndRun();
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new BusUnavailableError(`Group ${this.groupId} not joined within ${tuning.joinTimeoutMs} ms`)),
@@ -112,6 +110,7 @@ export class KafkaConsumerInstance implements ConsumerHandle {
         );
       });
       await Promise.race([this.ready.promise, timeout]);
+      this.started = true;
     } catch (error) {
       await this.stop();
       throw translateKafkaError(error, `join group ${this.groupId}`);
@@ -125,8 +124,28 @@ export class KafkaConsumerInstance implements ConsumerHandle {
     return this.stopping;
   }
 
+  private async connectAndRun(): Promise<void> {
+    const { subscription, tuning } = this.config;
+    await this.consumer.connect();
+    // kafkajs keeps the subscription across a disconnect; subscribing again is harmless and
+    // leaves nothing to chance after a crash.
+    await this.consumer.subscribe({
+      topics: [...subscription.topics],
+      fromBeginning: subscription.fromBeginning === true,
+    });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: tuning.partitionsConsumedConcurrently,
+      eachBatch: (payload) => this.track(this.onBatch(payload)),
+    });
+  }
+
   private async shutdown(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.restartTimer);
+    // A restart half way through would reconnect after the disconnect below.
+    await this.restartInFlight;
     this.generation.abort(new BusClosedError());
     this.ready.reject(new BusClosedError());
     // Each batch commits what it finished; a commit that failed (coordinator moving) is retried
@@ -158,6 +177,7 @@ export class KafkaConsumerInstance implements ConsumerHandle {
 
   private onJoin(assignment: IMemberAssignment): void {
     if (this.stopped) return;
+    this.crashRestarts = 0;
     // The previous generation's commit functions would be refused from now on.
     this.committer = undefined;
     this.generation.abort(new Error('partitions reassigned'));
@@ -215,11 +235,51 @@ export class KafkaConsumerInstance implements ConsumerHandle {
       );
       return;
     }
+    if (this.stopped) return;
+    if (!this.started) {
+      // start() is still waiting: it fails with this error and its caller decides.
+      this.logger.error(
+        { groupId: this.groupId, memberId: this.memberId, err: errorText(error) },
+        'bus consumer crashed while joining',
+      );
+      this.ready.reject(translateKafkaError(error, `consume as ${this.groupId}`));
+      return;
+    }
+    // kafkajs gives up for good on errors it files as not retriable, among them "Failed to find
+    // group coordinator" while a restarted broker loads its group metadata. A consumer that
+    // stays down inside a live process is the worst outcome (nothing restarts the process), so
+    // we restart it ourselves, with backoff, until it joins again or is stopped.
+    this.scheduleRestart(error);
+  }
+
+  private scheduleRestart(error: unknown): void {
+    if (this.stopped || this.restartTimer !== undefined) return;
+    this.crashRestarts += 1;
+    const delayMs = backoffDelay(this.crashRestarts, crashRestartBackoff);
     this.logger.error(
-      { groupId: this.groupId, memberId: this.memberId, err: errorText(error) },
-      'bus consumer crashed for good',
+      { groupId: this.groupId, memberId: this.memberId, err: errorText(error), attempt: this.crashRestarts, delayMs },
+      'bus consumer crashed and kafkajs gave up; restarting it',
     );
-    this.ready.reject(translateKafkaError(error, `consume as ${this.groupId}`));
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      const attempt = this.restartAfterCrash().finally(() => {
+        if (this.restartInFlight === attempt) this.restartInFlight = undefined;
+      });
+      this.restartInFlight = attempt;
+    }, delayMs);
+  }
+
+  private async restartAfterCrash(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      // kafkajs disconnected before it reported the crash.
+      await this.connectAndRun();
+    } catch (error) {
+      // Failed before kafkajs' runner took over (connect, subscribe): nobody else will retry.
+      // A crash inside run() was reported through onCrash and is already scheduled.
+      await this.consumer.disconnect().catch(() => undefined);
+      this.scheduleRestart(error);
+    }
   }
 
   private async onBatch(payload: EachBatchPayload): Promise<void> {
