@@ -1,3 +1,4 @@
+import { retry } from '@lomo/resilience';
 import type { Admin, ITopicConfig } from 'kafkajs';
 import { TopicConflictError, UnknownTopicError } from '../errors';
 import type { TopicSpec } from '../event-bus.port';
@@ -10,6 +11,12 @@ import { isTopicMissing, translateKafkaError } from './kafka-errors';
  * promises ("when the bus accepted it"); producer clocks would not.
  */
 const topicConfig = [{ name: 'message.timestamp.type', value: 'LogAppendTime' }];
+
+/**
+ * A broker that has just started (or just created the topic) may answer the leader lookup that
+ * follows a creation with UNKNOWN_TOPIC_OR_PARTITION until its metadata has caught up.
+ */
+const creationBackoff = { initialDelayMs: 200, maxDelayMs: 2_000, maxAttempts: 8 };
 
 /**
  * Topic creation and lookups through the admin client. Partition counts are cached once seen:
@@ -95,8 +102,17 @@ export class KafkaTopics {
     }));
     try {
       const admin = await this.admin();
-      // kafkajs returns false when every topic already existed (another bus was faster).
-      const created = await admin.createTopics({ topics, waitForLeaders: true });
+      // kafkajs returns false when every topic already existed (another bus was faster, or our
+      // own earlier try got as far as creating it).
+      const created = await retry(() => admin.createTopics({ topics, waitForLeaders: true }), {
+        ...creationBackoff,
+        isRetriable: isTopicMissing,
+        onRetry: (error, attempt, delayMs) =>
+          this.logger.warn(
+            { topics: specs.map((s) => s.name), attempt, delayMs, err: String(error) },
+            'kafka topic not visible yet after creation; asking again',
+          ),
+      });
       this.logger.info({ topics: specs.map((s) => s.name), created }, 'kafka topics ensured');
     } catch (error) {
       // A mix of created and already-existing topics fails as a whole; one by one sorts it out.
