@@ -73,6 +73,8 @@ export async function createRelay(
     // One indexed read every 20 ms while idle is cheap, and it is most of append-to-visible latency.
     idleIntervalMs: 20,
     logger: log,
+    // Operators reading one relay's log should see when it became active, stood by or was fenced.
+    onStateChange: (state, epoch) => log.info({ relayId: RELAY_ID, holder, state, epoch }, 'event relay state changed'),
     ...(publisher ? { publisher } : {}),
     ...(lease ? { lease: { store: lease, holder, ttlMs: config.LOMO_RELAY_LEASE_MS } } : {}),
   });
