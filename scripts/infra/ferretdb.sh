@@ -29,6 +29,7 @@ PORT="${FERRETDB_PORT:-27017}"
 DATA_DIR="${FERRETDB_DATA_DIR:-$REPO_ROOT/.data/ferretdb}"
 START_TIMEOUT="${FERRETDB_START_TIMEOUT:-30}"
 STOP_TIMEOUT=15
+POLL_SECONDS=0.2
 LOG_LEVEL="${FERRETDB_LOG_LEVEL:-warn}"
 BUILD_JOBS="${FERRETDB_BUILD_JOBS:-2}"
 
@@ -41,57 +42,16 @@ STATE_DIR="$DATA_DIR/state"
 OUT_FILE="$DATA_DIR/ferretdb.out" # stdout/stderr (the log goes to stderr)
 PID_FILE="$DATA_DIR/ferretdb.pid"
 
-log() { printf '[ferretdb] %s\n' "$*"; }
-err() { printf '[ferretdb] ERROR: %s\n' "$*" >&2; }
-die() {
-  err "$*"
-  exit 1
-}
+# For lib.sh (see its header).
+SERVICE="ferretdb"
+NOUN="FerretDB"
+PRODUCT="FerretDB $FERRETDB_VERSION"
+WAITING_FOR="$HOST:$PORT"
+CMDLINE_MARK="--state-dir=$STATE_DIR"
+LOG_FILES=("$OUT_FILE")
 
-require() {
-  command -v "$1" >/dev/null 2>&1 || die "'$1' not found on PATH ($2)"
-}
-
-# --- helpers -----------------------------------------------------------------
-
-port_open() {
-  # TCP connect using bash's /dev/tcp; subshell so the fd is closed right away.
-  (exec 3<>"/dev/tcp/$HOST/$PORT") >/dev/null 2>&1
-}
-
-read_pid() {
-  [[ -f "$PID_FILE" ]] || return 1
-  local pid
-  pid="$(tr -dc '0-9' <"$PID_FILE")"
-  [[ -n "$pid" ]] || return 1
-  printf '%s' "$pid"
-}
-
-# Alive AND really our server (guards against pid reuse after a reboot/crash).
-pid_is_ours() {
-  local pid="$1"
-  kill -0 "$pid" 2>/dev/null || return 1
-  if [[ -r "/proc/$pid/cmdline" ]]; then
-    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "--state-dir=$STATE_DIR" || return 1
-  fi
-  return 0
-}
-
-running_pid() {
-  local pid
-  pid="$(read_pid)" || return 1
-  pid_is_ours "$pid" || return 1
-  printf '%s' "$pid"
-}
-
-print_log_tail() {
-  if [[ -s "$OUT_FILE" ]]; then
-    err "---- last 40 lines of $OUT_FILE ----"
-    tail -n 40 "$OUT_FILE" >&2 || true
-  else
-    err "(no log output yet in $OUT_FILE)"
-  fi
-}
+# shellcheck source=SCRIPTDIR/lib.sh
+source "$SCRIPT_DIR/lib.sh"
 
 # --- build ---------------------------------------------------------------------
 
@@ -128,57 +88,19 @@ ensure_binary() {
   log "built $BIN in $((SECONDS - t0))s"
 }
 
-# --- commands ------------------------------------------------------------------
+# --- start (cmd_start, cmd_stop and cmd_status are in lib.sh) ------------------
 
-wait_ready() {
-  local pid="$1" deadline=$((SECONDS + START_TIMEOUT))
-  log "waiting up to ${START_TIMEOUT}s for $HOST:$PORT (pid $pid)..."
-  while ((SECONDS < deadline)); do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      err "FerretDB process $pid exited during startup"
-      print_log_tail
-      rm -f "$PID_FILE"
-      return 1
-    fi
-    if port_open; then
-      return 0
-    fi
-    sleep 0.2
-  done
-  err "FerretDB not ready after ${START_TIMEOUT}s (pid $pid still alive; use '$0 stop' to end it)"
-  print_log_tail
-  return 1
-}
+is_ready() { port_open "$PORT"; }
 
-cmd_start() {
-  local pid t0=$SECONDS
-  if pid="$(running_pid)"; then
-    if port_open; then
-      log "already running (pid $pid) on $HOST:$PORT"
-      return 0
-    fi
-    log "process $pid is alive but not accepting connections yet"
-    wait_ready "$pid" || exit 1
-    log "ready on $HOST:$PORT (pid $pid)"
-    return 0
-  fi
-  rm -f "$PID_FILE"
-
-  if port_open; then
-    die "port $HOST:$PORT is already in use by another process (not started by this script)"
-  fi
-
+prepare_start() {
+  refuse_busy_ports "$PORT"
   ensure_binary
-
-  if [[ "${FERRETDB_CLEAN:-0}" == "1" && -d "$DATA_DIR" ]]; then
-    log "FERRETDB_CLEAN=1: wiping $DATA_DIR"
-    rm -rf "$DATA_DIR"
-  fi
+  wipe_data_dir_if FERRETDB_CLEAN
   # --sqlite-url must name an existing directory (with a trailing slash).
   mkdir -p "$SQLITE_DIR" "$STATE_DIR"
-  [[ -f "$OUT_FILE" ]] && mv -f "$OUT_FILE" "$OUT_FILE.prev"
+}
 
-  log "starting FerretDB $FERRETDB_VERSION (data: $DATA_DIR)"
+launch() {
   nohup "$BIN" \
     --handler=sqlite \
     --sqlite-url="file:$SQLITE_DIR/" \
@@ -188,51 +110,6 @@ cmd_start() {
     --log-level="$LOG_LEVEL" \
     --debug-addr=- \
     >"$OUT_FILE" 2>&1 </dev/null &
-  pid=$!
-  echo "$pid" >"$PID_FILE"
-
-  wait_ready "$pid" || exit 1
-  log "ready on $HOST:$PORT (pid $pid, $((SECONDS - t0))s)"
-}
-
-cmd_stop() {
-  local pid
-  if ! pid="$(read_pid)"; then
-    log "not running (no pid file)"
-    return 0
-  fi
-  if ! pid_is_ours "$pid"; then
-    log "not running (stale pid file for $pid removed)"
-    rm -f "$PID_FILE"
-    return 0
-  fi
-  log "stopping FerretDB (pid $pid)..."
-  kill -TERM "$pid" 2>/dev/null || true
-  local deadline=$((SECONDS + STOP_TIMEOUT))
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
-    sleep 0.2
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    err "FerretDB did not exit within ${STOP_TIMEOUT}s; sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    sleep 0.2
-  fi
-  rm -f "$PID_FILE"
-  log "stopped"
-}
-
-cmd_status() {
-  local pid
-  if pid="$(running_pid)"; then
-    if port_open; then
-      echo "running (pid $pid, $HOST:$PORT, FerretDB $FERRETDB_VERSION, data $DATA_DIR)"
-    else
-      echo "running (pid $pid) but $HOST:$PORT is not accepting connections yet"
-    fi
-    return 0
-  fi
-  echo "stopped"
-  return 1
 }
 
 case "${1:-}" in
