@@ -1,4 +1,4 @@
-import { Kafka, type Admin, type RetryOptions } from 'kafkajs';
+import type { Admin, Kafka, RetryOptions } from 'kafkajs';
 import { BusClosedError, UnknownTopicError } from '../errors';
 import type {
   ConsumerHandle,
@@ -12,10 +12,10 @@ import type {
 import { noopBusLogger, type BusLogger } from '../logger';
 import { serializeMessages } from '../message-validation';
 import { DeadLetterTopic } from './dead-letter-topic';
+import { createKafkaClient } from './kafka-client';
 import { toKafkaMessages } from './kafka-codec';
 import { KafkaConsumerInstance } from './kafka-consumer';
 import { translateKafkaError } from './kafka-errors';
-import { kafkaLogCreator, toKafkaLogLevel } from './kafka-log';
 import {
   DEFAULT_DEAD_LETTER_TOPIC,
   KAFKA_CONNECTION_DEFAULTS,
@@ -47,21 +47,9 @@ export class KafkaEventBus implements EventBus {
   constructor(options: KafkaEventBusOptions) {
     this.logger = options.logger ?? noopBusLogger;
     this.tuning = { ...KAFKA_CONSUMER_DEFAULTS, ...options.consumer };
-    const retry = { ...KAFKA_RETRY_DEFAULTS, ...options.retry };
-    this.retry = {
-      initialRetryTime: retry.initialRetryTimeMs,
-      maxRetryTime: retry.maxRetryTimeMs,
-      retries: retry.retries,
-    };
-    this.kafka = new Kafka({
-      clientId: options.clientId ?? 'lomo',
-      brokers: [...options.brokers],
-      connectionTimeout: options.connectionTimeoutMs ?? KAFKA_CONNECTION_DEFAULTS.connectionTimeoutMs,
-      requestTimeout: options.requestTimeoutMs ?? KAFKA_CONNECTION_DEFAULTS.requestTimeoutMs,
-      retry: this.retry,
-      logLevel: toKafkaLogLevel(options.kafkaLogLevel ?? 'warn'),
-      logCreator: kafkaLogCreator(this.logger),
-    });
+    const client = createKafkaClient(options, { clientId: 'lomo', retry: KAFKA_RETRY_DEFAULTS }, this.logger);
+    this.kafka = client.kafka;
+    this.retry = client.retry;
     const admin = () => this.admin();
     this.topics = new KafkaTopics(admin, options.replicationFactor ?? 1, this.logger);
     this.publisher = new KafkaPublisher({

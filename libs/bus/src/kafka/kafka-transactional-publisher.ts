@@ -1,13 +1,13 @@
-import { Kafka, type Producer, type TopicMessages } from 'kafkajs';
+import type { Kafka, Producer, TopicMessages } from 'kafkajs';
 import type { BusLogger } from '../logger';
 import { noopBusLogger } from '../logger';
 import { serializeMessages } from '../message-validation';
 import { RelayFencedError, RelayLeaseLapsedError } from '../relay/relay-errors';
 import type { RelayBatch, RelayPublisher } from '../relay/relay-publisher.port';
+import { createKafkaClient } from './kafka-client';
 import { toKafkaMessages } from './kafka-codec';
 import { translateKafkaError } from './kafka-errors';
 import { isProducerFenced } from './kafka-fencing';
-import { kafkaLogCreator, toKafkaLogLevel } from './kafka-log';
 import {
   KAFKA_CONNECTION_DEFAULTS,
   KAFKA_RETRY_DEFAULTS,
@@ -75,21 +75,13 @@ export class KafkaTransactionalPublisher implements RelayPublisher {
 
   constructor(private readonly options: KafkaTransactionalPublisherOptions) {
     this.logger = options.logger ?? noopBusLogger;
-    const retry = { ...TRANSACTIONAL_RETRY_DEFAULTS, ...options.retry };
-    this.retry = {
-      initialRetryTime: retry.initialRetryTimeMs,
-      maxRetryTime: retry.maxRetryTimeMs,
-      retries: retry.retries,
-    };
-    this.kafka = new Kafka({
-      clientId: options.clientId ?? 'lomo-relay',
-      brokers: [...options.brokers],
-      connectionTimeout: options.connectionTimeoutMs ?? KAFKA_CONNECTION_DEFAULTS.connectionTimeoutMs,
-      requestTimeout: options.requestTimeoutMs ?? KAFKA_CONNECTION_DEFAULTS.requestTimeoutMs,
-      retry: this.retry,
-      logLevel: toKafkaLogLevel(options.kafkaLogLevel ?? 'warn'),
-      logCreator: kafkaLogCreator(this.logger),
-    });
+    const client = createKafkaClient(
+      options,
+      { clientId: 'lomo-relay', retry: TRANSACTIONAL_RETRY_DEFAULTS },
+      this.logger,
+    );
+    this.kafka = client.kafka;
+    this.retry = client.retry;
   }
 
   async activate(epoch: number): Promise<void> {
