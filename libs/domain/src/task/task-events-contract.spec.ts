@@ -1,6 +1,9 @@
 import fc from 'fast-check';
-import { eventRegistry } from '@lomo/contracts';
-import { DomainError } from '../decider';
+import {
+  checkDecidedEvents,
+  commandArbitraries,
+  expectEventTypesOfCategory,
+} from '../../../testing/src/decider-contract';
 import { taskDecider } from './task-decider';
 import type {
   ApprovePlanBudget,
@@ -27,7 +30,7 @@ import type {
   UpgradeTask,
   WithdrawInboxItem,
 } from './task-commands';
-import { taskEventTypes, type TaskEvent } from './task-events';
+import { taskEventTypes } from './task-events';
 import type { TaskState } from './task-state';
 import { callOf, ids, person, system } from './task.fixtures';
 
@@ -41,9 +44,7 @@ const calls = [callOf(ids.turn1, 1, 0), callOf(ids.turn1, 2, 0), callOf(ids.turn
 const step = fc.integer({ min: 1, max: 3 });
 const actor = fc.constantFrom(person, system);
 
-const weighted = (weight: number, arbitrary: fc.Arbitrary<TaskCommand>) => ({ weight, arbitrary });
-const cmd = <C extends TaskCommand>(fields: { [K in keyof C]: fc.Arbitrary<C[K]> }) =>
-  fc.record(fields) as fc.Arbitrary<TaskCommand>;
+const { cmd, weighted } = commandArbitraries<TaskCommand>();
 
 // Final commands (stop, complete, archive) are rare so that sequences get far enough to claim.
 const create = cmd<CreateTask>({
@@ -56,17 +57,7 @@ const create = cmd<CreateTask>({
 });
 
 const command: fc.Arbitrary<TaskCommand> = fc.oneof(
-  weighted(
-    1,
-    cmd<CreateTask>({
-      type: fc.constant('CreateTask'),
-      taskId: fc.constant(ids.task),
-      kind: fc.constantFrom('lightweight', 'persistent'),
-      goal: fc.constant('Design a poster'),
-      language: fc.constantFrom('en', 'zh-Hans'),
-      originMessageId: fc.constant(ids.origin),
-    }),
-  ),
+  weighted(1, create),
   weighted(
     6,
     cmd<DeliverMessage>({
@@ -206,40 +197,17 @@ function assertInboxInvariants(state: TaskState): void {
 
 describe('task decider: every decided event matches its contract', () => {
   it('lists exactly the task-stream events of the registry', () => {
-    const registered = eventRegistry
-      .all()
-      .filter((d) => d.category === 'task')
-      .map((d) => d.type);
-    expect([...taskEventTypes].sort()).toEqual([...registered].sort());
+    expectEventTypesOfCategory('task', taskEventTypes);
   });
 
   it('random command sequences produce only valid events and keep the inbox invariants', () => {
-    const produced = new Set<string>();
-    fc.assert(
-      fc.property(create, fc.array(command, { minLength: 5, maxLength: 60, size: 'max' }), (first, rest) => {
-        let state = taskDecider.initialState();
-        const commands = [first, ...rest];
-        for (const next of commands) {
-          let events: TaskEvent[] = [];
-          try {
-            events = taskDecider.decide(next, state);
-          } catch (e) {
-            // Refusals are typed, never crashes.
-            expect(e).toBeInstanceOf(DomainError);
-            continue;
-          }
-          for (const event of events) {
-            const parsed = eventRegistry.get(event.type)?.schema.safeParse(event.data);
-            expect({ type: event.type, issues: parsed?.error?.issues ?? [] }).toEqual({ type: event.type, issues: [] });
-            produced.add(event.type);
-            state = taskDecider.evolve(state, event);
-          }
-          assertInboxInvariants(state);
-        }
-      }),
-      { numRuns: 400, seed: 4 },
-    );
-    // The sequences reach every event type, so the schema check covered them all.
-    expect([...produced].sort()).toEqual([...taskEventTypes].sort());
+    checkDecidedEvents({
+      decider: taskDecider,
+      eventTypes: taskEventTypes,
+      first: create,
+      command,
+      afterCommand: assertInboxInvariants,
+      run: { numRuns: 400, seed: 4 },
+    });
   });
 });

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
-import { eventRegistry } from '@lomo/contracts';
-import { DomainError } from '../decider';
+import {
+  checkDecidedEvents,
+  commandArbitraries,
+  expectEventTypesOfCategory,
+} from '../../../testing/src/decider-contract';
 import { turnDecider } from './turn-decider';
 import type {
   CancelTurn,
@@ -24,10 +27,7 @@ import { at, call, promptRef, runtime, turnIds, usage } from './turn.fixtures';
 
 // Random command sequences over few workers, generations, steps and call ids: every decided event
 // must parse with its contract schema, and the fencing and ledger invariants hold after each step.
-const cmd = <C extends TurnCommand>(fields: { [K in keyof C]: fc.Arbitrary<C[K]> }) =>
-  // fc.record's inferred type loses the literal `type`; the fields' arbitraries already match C.
-  fc.record(fields) as unknown as fc.Arbitrary<TurnCommand>;
-const weighted = (weight: number, arbitrary: fc.Arbitrary<TurnCommand>) => ({ weight, arbitrary });
+const { cmd, weighted } = commandArbitraries<TurnCommand>();
 const worker = fc.constantFrom('worker-a', 'worker-b');
 /** CURRENT stands for the turn's generation at the time (resolved in the loop), so most commands are not stale. */
 const CURRENT = -1;
@@ -159,38 +159,18 @@ function assertTransition(before: TurnState, event: TurnEvent, after: TurnState)
 
 describe('turn decider: every decided event matches its contract', () => {
   it('lists exactly the turn-stream events of the registry', () => {
-    const registered = eventRegistry
-      .all()
-      .filter((d) => d.category === 'turn')
-      .map((d) => d.type);
-    expect([...turnEventTypes].sort()).toEqual([...registered].sort());
+    expectEventTypesOfCategory('turn', turnEventTypes);
   });
 
   it('random command sequences produce only valid events and keep fencing and ledger invariants', () => {
-    const produced = new Set<string>();
-    fc.assert(
-      fc.property(start, fc.array(command, { minLength: 5, maxLength: 60, size: 'max' }), (first, rest) => {
-        let state = turnDecider.initialState();
-        for (const next of [first, ...rest]) {
-          let events: TurnEvent[] = [];
-          try {
-            events = turnDecider.decide(resolve(next, state), state);
-          } catch (e) {
-            expect(e).toBeInstanceOf(DomainError);
-            continue;
-          }
-          for (const event of events) {
-            const parsed = eventRegistry.get(event.type)?.schema.safeParse(event.data);
-            expect({ type: event.type, issues: parsed?.error?.issues ?? [] }).toEqual({ type: event.type, issues: [] });
-            produced.add(event.type);
-            const after = turnDecider.evolve(state, event);
-            assertTransition(state, event, after);
-            state = after;
-          }
-        }
-      }),
-      { numRuns: 300, seed: 4 },
-    );
-    expect([...produced].sort()).toEqual([...turnEventTypes].sort());
+    checkDecidedEvents({
+      decider: turnDecider,
+      eventTypes: turnEventTypes,
+      first: start,
+      command,
+      prepare: resolve,
+      afterEvent: assertTransition,
+      run: { numRuns: 300, seed: 4 },
+    });
   });
 });
