@@ -1,25 +1,15 @@
 import { TaskStream } from './support/events';
-import { eventually, settle, startNotifier, type NotifierHarness } from './support/notifier-harness';
+import { eventually, notifierWithReceiver, settle } from './support/notifier-harness';
 import { TestReceiver } from './support/test-receiver';
 
 const revisionsOf = (receiver: TestReceiver, streamId: string) =>
   receiver.accepted.filter((r) => r.body.metadata.streamId === streamId).map((r) => r.body.metadata.revision);
 
 describe('restart: cursors, blocked streams and dead letters are durable', () => {
-  let notifier: NotifierHarness;
-  let receiver: TestReceiver;
-
-  beforeEach(async () => {
-    notifier = await startNotifier({ settings: { maxAttempts: 2 } });
-    receiver = await TestReceiver.start();
-  });
-
-  afterEach(async () => {
-    await notifier.close();
-    await receiver.close();
-  });
+  const fixture = notifierWithReceiver({ settings: { maxAttempts: 2 } });
 
   it('a stream blocked before a restart still waits after it, and resumes in order when redelivered', async () => {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_restart', { url: receiver.url, eventTypes: ['task'] });
     const a = new TaskStream(notifier.events, 'ws_restart');
     const b = new TaskStream(notifier.events, 'ws_restart');
@@ -48,6 +38,7 @@ describe('restart: cursors, blocked streams and dead letters are durable', () =>
   });
 
   it('two notifier instances share the webhooks through leases: each event is delivered by one of them, once', async () => {
+    const { notifier } = fixture;
     const receivers = await Promise.all([1, 2, 3, 4].map(() => TestReceiver.start()));
     try {
       const second = await notifier.startEngine();

@@ -1,22 +1,11 @@
 import { TaskStream } from './support/events';
-import { eventually, settle, startNotifier, type NotifierHarness } from './support/notifier-harness';
-import { TestReceiver } from './support/test-receiver';
+import { eventually, notifierWithReceiver, settle } from './support/notifier-harness';
 
 describe('webhook lifecycle: deletion stops deliveries and removes state; 410 Gone disables', () => {
-  let notifier: NotifierHarness;
-  let receiver: TestReceiver;
-
-  beforeEach(async () => {
-    notifier = await startNotifier({ settings: { maxAttempts: 2 } });
-    receiver = await TestReceiver.start();
-  });
-
-  afterEach(async () => {
-    await notifier.close();
-    await receiver.close();
-  });
+  const fixture = notifierWithReceiver({ settings: { maxAttempts: 2 } });
 
   it('a deleted webhook receives nothing more, and its stream states and dead letters are purged', async () => {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_life', { url: receiver.url, eventTypes: ['task'] });
     receiver.respondWith(() => 500);
     const stream = new TaskStream(notifier.events, 'ws_life');
@@ -39,6 +28,7 @@ describe('webhook lifecycle: deletion stops deliveries and removes state; 410 Go
   });
 
   it('410 Gone disables the webhook; re-enabling resumes delivery where it stopped', async () => {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_life', { url: receiver.url, eventTypes: ['task'] });
     receiver.respondWith(() => 410);
     const stream = new TaskStream(notifier.events, 'ws_life');

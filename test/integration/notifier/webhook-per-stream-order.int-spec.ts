@@ -1,5 +1,5 @@
 import { TaskStream } from './support/events';
-import { eventually, settle, startNotifier, type NotifierHarness } from './support/notifier-harness';
+import { eventually, notifierWithReceiver, settle } from './support/notifier-harness';
 import { TestReceiver, type ReceivedRequest } from './support/test-receiver';
 
 /** Revisions each stream's receiver accepted, in arrival order. */
@@ -10,20 +10,10 @@ const isEvent = (r: Omit<ReceivedRequest, 'status'>, streamId: string, revision:
   r.body.metadata.streamId === streamId && r.body.metadata.revision === revision;
 
 describe('per-stream order: a stream waits behind its dead letter while other streams go on', () => {
-  let notifier: NotifierHarness;
-  let receiver: TestReceiver;
-
-  beforeEach(async () => {
-    notifier = await startNotifier({ settings: { maxAttempts: 2 } });
-    receiver = await TestReceiver.start();
-  });
-
-  afterEach(async () => {
-    await notifier.close();
-    await receiver.close();
-  });
+  const fixture = notifierWithReceiver({ settings: { maxAttempts: 2 } });
 
   async function interleaved(): Promise<{ webhookId: string; a: TaskStream; b: TaskStream }> {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_order', { url: receiver.url, eventTypes: ['task'] });
     const a = new TaskStream(notifier.events, 'ws_order');
     const b = new TaskStream(notifier.events, 'ws_order');
@@ -37,6 +27,7 @@ describe('per-stream order: a stream waits behind its dead letter while other st
   }
 
   it('blocks a stream behind its dead letter until it is redelivered, while the other stream is delivered in full', async () => {
+    const { notifier, receiver } = fixture;
     const { webhookId, a, b } = await interleaved();
     await eventually(() => acceptedRevisions(receiver, b.id).length === 5, "the other stream's five events");
     await eventually(
@@ -62,6 +53,7 @@ describe('per-stream order: a stream waits behind its dead letter while other st
   });
 
   it('skipping the dead letter lets the stream go on without it', async () => {
+    const { notifier, receiver } = fixture;
     const { webhookId, a } = await interleaved();
     await eventually(
       async () => (await notifier.service.deadLetters('ws_order', webhookId)).items.length === 1,
@@ -78,21 +70,11 @@ describe('per-stream order: a stream waits behind its dead letter while other st
 });
 
 describe('per-stream order under transient failures and a restart', () => {
-  let notifier: NotifierHarness;
-  let receiver: TestReceiver;
-
-  beforeAll(async () => {
-    // Enough attempts that no event is dead-lettered: this is about retries alone.
-    notifier = await startNotifier({ settings: { maxAttempts: 50 } });
-    receiver = await TestReceiver.start();
-  });
-
-  afterAll(async () => {
-    await notifier.close();
-    await receiver.close();
-  });
+  // Enough attempts that no event is dead-lettered: this is about retries alone.
+  const fixture = notifierWithReceiver({ settings: { maxAttempts: 50 } }, 'all');
 
   it('keeps every stream in order under random transient failures', async () => {
+    const { notifier, receiver } = fixture;
     await notifier.service.register('ws_order', { url: receiver.url, eventTypes: ['task'] });
     let seed = 7;
     // Deterministic pseudo-random failures, a third of all requests.

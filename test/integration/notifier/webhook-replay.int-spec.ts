@@ -1,24 +1,14 @@
 import { ValidationError } from '@lomo/contracts';
 import { EVENT_ID_HEADER } from '../../../apps/notifier/src';
 import { TaskStream } from './support/events';
-import { eventually, startNotifier, type NotifierHarness } from './support/notifier-harness';
-import { header, TestReceiver } from './support/test-receiver';
+import { eventually, notifierWithReceiver } from './support/notifier-harness';
+import { header } from './support/test-receiver';
 
 describe('replay from a cursor re-delivers from there', () => {
-  let notifier: NotifierHarness;
-  let receiver: TestReceiver;
-
-  beforeEach(async () => {
-    notifier = await startNotifier({ settings: { maxAttempts: 2 } });
-    receiver = await TestReceiver.start();
-  });
-
-  afterEach(async () => {
-    await notifier.close();
-    await receiver.close();
-  });
+  const fixture = notifierWithReceiver({ settings: { maxAttempts: 2 } });
 
   it('re-delivers, in order and with the same event ids, every event after the cursor of a delivery body', async () => {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_replay', { url: receiver.url, eventTypes: ['task'] });
     const stream = new TaskStream(notifier.events, 'ws_replay');
     for (let i = 0; i < 5; i += 1) await stream.append();
@@ -37,6 +27,7 @@ describe('replay from a cursor re-delivers from there', () => {
   });
 
   it("replays events from before the webhook's registration from 'start', and closes the dead letters it covers", async () => {
+    const { notifier, receiver } = fixture;
     const stream = new TaskStream(notifier.events, 'ws_replay');
     await stream.append();
     const { webhook } = await notifier.service.register('ws_replay', { url: receiver.url, eventTypes: ['task'] });
@@ -59,6 +50,7 @@ describe('replay from a cursor re-delivers from there', () => {
   });
 
   it('refuses a cursor the event store did not produce', async () => {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_replay', { url: receiver.url, eventTypes: ['task'] });
     await expect(notifier.service.replay('ws_replay', webhook.id, 'not-a-position')).rejects.toMatchObject({
       constructor: ValidationError,

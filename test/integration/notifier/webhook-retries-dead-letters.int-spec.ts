@@ -1,23 +1,13 @@
 import { DeadLetterNotOpenError, EVENT_ID_HEADER } from '../../../apps/notifier/src';
 import { TaskStream } from './support/events';
-import { eventually, startNotifier, type NotifierHarness } from './support/notifier-harness';
-import { header, TestReceiver } from './support/test-receiver';
+import { eventually, notifierWithReceiver } from './support/notifier-harness';
+import { header } from './support/test-receiver';
 
 describe('webhook retries: a failing receiver is retried, then dead-lettered, then redelivered through the service', () => {
-  let notifier: NotifierHarness;
-  let receiver: TestReceiver;
-
-  beforeEach(async () => {
-    notifier = await startNotifier({ settings: { maxAttempts: 3, requestTimeoutMs: 300 } });
-    receiver = await TestReceiver.start();
-  });
-
-  afterEach(async () => {
-    await notifier.close();
-    await receiver.close();
-  });
+  const fixture = notifierWithReceiver({ settings: { maxAttempts: 3, requestTimeoutMs: 300 } });
 
   it('retries with the same event id, dead-letters after N attempts, and redelivers on request', async () => {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_retry', { url: receiver.url, eventTypes: ['task'] });
     receiver.respondWith(() => 503);
     const stream = new TaskStream(notifier.events, 'ws_retry');
@@ -48,6 +38,7 @@ describe('webhook retries: a failing receiver is retried, then dead-lettered, th
   });
 
   it('a redelivery that fails again reopens the same dead letter with the attempts added up', async () => {
+    const { notifier, receiver } = fixture;
     const { webhook } = await notifier.service.register('ws_retry', { url: receiver.url, eventTypes: ['task'] });
     receiver.respondWith(() => 500);
     await new TaskStream(notifier.events, 'ws_retry').append();
@@ -64,6 +55,7 @@ describe('webhook retries: a failing receiver is retried, then dead-lettered, th
   });
 
   it('duplicates carry the same event id: a receiver that processed a delivery but answered too late gets it again', async () => {
+    const { notifier, receiver } = fixture;
     await notifier.service.register('ws_dup', { url: receiver.url, eventTypes: ['ChecklistItemChanged'] });
     let answered = 0;
     // The first answer comes after the notifier's 300 ms timeout; the retry is answered at once.

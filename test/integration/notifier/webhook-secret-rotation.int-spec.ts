@@ -1,27 +1,17 @@
 import { FakeClock } from '@lomo/testing';
 import { SIGNATURE_HEADER, verifyWebhookSignature } from '../../../apps/notifier/src';
 import { TaskStream } from './support/events';
-import { eventually, startNotifier, type NotifierHarness } from './support/notifier-harness';
-import { header, TestReceiver } from './support/test-receiver';
+import { eventually, notifierWithReceiver } from './support/notifier-harness';
+import { header } from './support/test-receiver';
 
 const GRACE_SECONDS = 3_600;
 
 describe('secret rotation: both signatures are present while the previous secret is in its grace period', () => {
   const clock = new FakeClock('2026-11-30T12:00:00.000Z');
-  let notifier: NotifierHarness;
-  let receiver: TestReceiver;
-
-  beforeAll(async () => {
-    notifier = await startNotifier({ clock, settings: { secretGraceSeconds: GRACE_SECONDS } });
-    receiver = await TestReceiver.start();
-  });
-
-  afterAll(async () => {
-    await notifier.close();
-    await receiver.close();
-  });
+  const fixture = notifierWithReceiver({ clock, settings: { secretGraceSeconds: GRACE_SECONDS } }, 'all');
 
   it('signs with the new and the previous secret until the previous one expires, then with the new one only', async () => {
+    const { notifier, receiver } = fixture;
     const oldSecret = 'old-secret-0123456789abcdef';
     const { webhook } = await notifier.service.register('ws_rot', {
       url: receiver.url,

@@ -14,6 +14,7 @@ import {
   type NotifierSettings,
   type WebhookTransport,
 } from '../../../../apps/notifier/src';
+import { TestReceiver } from './test-receiver';
 
 /** Small and fast: 3 attempts a few ms apart, short polls. */
 export const testSettings: NotifierSettings = {
@@ -47,9 +48,13 @@ export interface NotifierHarness {
   close(): Promise<void>;
 }
 
-export async function startNotifier(
-  options: { settings?: Partial<NotifierSettings>; clock?: Clock; transport?: WebhookTransport } = {},
-): Promise<NotifierHarness> {
+export interface NotifierOptions {
+  settings?: Partial<NotifierSettings>;
+  clock?: Clock;
+  transport?: WebhookTransport;
+}
+
+export async function startNotifier(options: NotifierOptions = {}): Promise<NotifierHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'lomo-notifier-'));
   const settings = { ...testSettings, ...options.settings };
   const clock = options.clock ?? systemClock;
@@ -104,6 +109,28 @@ export async function startNotifier(
     },
   };
   return harness;
+}
+
+/**
+ * A notifier and one webhook receiver (answering 200 until told otherwise) for the enclosing
+ * describe block: new ones for each test, or with `per: 'all'` one pair for all its tests; closed
+ * after. Read them inside a test (or a hook after this one): `const { notifier, receiver } = fixture;`.
+ */
+export function notifierWithReceiver(
+  options: NotifierOptions = {},
+  per: 'each' | 'all' = 'each',
+): { readonly notifier: NotifierHarness; readonly receiver: TestReceiver } {
+  const fixture = {} as { notifier: NotifierHarness; receiver: TestReceiver };
+  const [before, after] = per === 'each' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
+    fixture.notifier = await startNotifier(options);
+    fixture.receiver = await TestReceiver.start();
+  });
+  after(async () => {
+    await fixture.notifier.close();
+    await fixture.receiver.close();
+  });
+  return fixture;
 }
 
 /** Waits until `condition` holds (5 s by default), failing with `what`. */
