@@ -11,6 +11,7 @@ export {
 export type { WebhookView, DeadLetterView, DeadLetterPage } from './webhooks/webhook-views';
 export type { RegisterWebhookInput, PageInput } from './webhooks/webhook-input';
 export * from './webhooks/webhook-errors';
+export { SecretBox } from './webhooks/secret-box';
 export type { DeadLetterStatus } from './webhooks/webhook-documents';
 export {
   verifyWebhookSignature,

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { LomoConfig } from '@lomo/config';
+import { loadSecretsKey, type LomoConfig, type SecretsKey } from '@lomo/config';
 import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
@@ -10,7 +10,14 @@ import { deliveryMetrics } from './delivery/delivery-metrics';
 import { FetchWebhookTransport, type WebhookTransport } from './delivery/http-transport';
 import { NotifierLifecycle } from './notifier-lifecycle';
 import { notifierSettings, type NotifierSettings } from './notifier-settings';
-import { DELIVERY_ENGINE, NOTIFIER_DOCUMENTS, NOTIFIER_SETTINGS, WEBHOOK_TRANSPORT } from './notifier-tokens';
+import {
+  DELIVERY_ENGINE,
+  NOTIFIER_DOCUMENTS,
+  NOTIFIER_SETTINGS,
+  SECRET_BOX,
+  WEBHOOK_TRANSPORT,
+} from './notifier-tokens';
+import { SecretBox } from './webhooks/secret-box';
 import { WebhookService } from './webhooks/webhook-service';
 
 export interface NotifierModuleOptions {
@@ -24,13 +31,16 @@ export interface NotifierModuleOptions {
 /**
  * Webhooks: the WebhookService (registrations, replays, secrets, dead letters) and the delivery
  * engine. Needs the platform's EVENT_STORE, LOGGER, METRICS, CLOCK and ID_GENERATOR. Exports
- * WebhookService for the API's resolvers.
+ * WebhookService for the API's resolvers. Signing secrets are stored encrypted under
+ * LOMO_SECRETS_KEY: `register` stops the start with a ConfigError when production lacks it.
  */
 @Module({})
 export class NotifierModule {
   static register(config: LomoConfig, options: NotifierModuleOptions = {}): DynamicModule {
     const settings: NotifierSettings = { ...notifierSettings(config), ...options.settings };
     const withEngine = options.engine ?? true;
+    // Resolved now, not in a provider: a missing production key must stop the start before anything opens.
+    const secretsKey = loadSecretsKey(config);
     return {
       module: NotifierModule,
       providers: [
@@ -41,6 +51,7 @@ export class NotifierModule {
           inject: [LOGGER],
         },
         { provide: WEBHOOK_TRANSPORT, useValue: options.transport ?? new FetchWebhookTransport() },
+        { provide: SECRET_BOX, useFactory: (logger: Logger) => secretBox(secretsKey, logger), inject: [LOGGER] },
         {
           provide: DELIVERY_ENGINE,
           useFactory: (
@@ -51,6 +62,7 @@ export class NotifierModule {
             ids: IdGenerator,
             logger: Logger,
             metrics: Metrics,
+            box: SecretBox,
           ): DeliveryEngine | null =>
             withEngine
               ? new DeliveryEngine({
@@ -61,11 +73,21 @@ export class NotifierModule {
                   logger,
                   metrics: deliveryMetrics(metrics),
                   settings,
+                  secretBox: box,
                   owner: ids.uuid(),
                   reconcileIntervalMs: settings.reconcileIntervalMs,
                 })
               : null,
-          inject: [EVENT_STORE, NOTIFIER_DOCUMENTS, WEBHOOK_TRANSPORT, CLOCK, ID_GENERATOR, LOGGER, METRICS],
+          inject: [
+            EVENT_STORE,
+            NOTIFIER_DOCUMENTS,
+            WEBHOOK_TRANSPORT,
+            CLOCK,
+            ID_GENERATOR,
+            LOGGER,
+            METRICS,
+            SECRET_BOX,
+          ],
         },
         {
           provide: WebhookService,
@@ -76,12 +98,35 @@ export class NotifierModule {
             ids: IdGenerator,
             logger: Logger,
             engine: DeliveryEngine | null,
-          ) => new WebhookService({ documents, events, clock, ids, settings, logger, onChange: () => engine?.nudge() }),
-          inject: [NOTIFIER_DOCUMENTS, EVENT_STORE, CLOCK, ID_GENERATOR, LOGGER, DELIVERY_ENGINE],
+            box: SecretBox,
+          ) =>
+            new WebhookService({
+              documents,
+              events,
+              clock,
+              ids,
+              settings,
+              logger,
+              secretBox: box,
+              onChange: () => engine?.nudge(),
+            }),
+          inject: [NOTIFIER_DOCUMENTS, EVENT_STORE, CLOCK, ID_GENERATOR, LOGGER, DELIVERY_ENGINE, SECRET_BOX],
         },
         NotifierLifecycle,
       ],
       exports: [WebhookService, DELIVERY_ENGINE],
     };
   }
+}
+
+/** Says where the key came from (never the key): a generated one must be kept with the data. */
+function secretBox(secretsKey: SecretsKey, logger: Logger): SecretBox {
+  const box = new SecretBox(secretsKey.key);
+  const fields = { component: 'notifier', keyId: box.keyId, keySource: secretsKey.source, file: secretsKey.file };
+  if (secretsKey.created) {
+    logger.warn(fields, 'generated a key for webhook secrets (not production): keep the file with the data directory');
+  } else {
+    logger.info(fields, 'webhook secrets encrypted at rest');
+  }
+  return box;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeSecretsKey, SECRETS_KEY_FORMAT } from './secrets-key';
 
 /**
  * Every environment variable the backend reads, with its default and meaning. The README's
@@ -10,6 +11,8 @@ export interface ConfigVariable {
   meaning: string;
   /** Required in the given mode when it has no default. */
   requiredIn?: readonly ('embedded' | 'distributed')[];
+  /** A credential: a wrong value is never echoed in error messages. */
+  secret?: boolean;
 }
 
 const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
@@ -98,6 +101,10 @@ export const configShape = {
     .max(30 * 86_400),
   LOMO_WEBHOOK_MAX_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000),
   LOMO_WEBHOOK_DISABLE_ON_GONE: z.enum(['true', 'false']),
+  LOMO_SECRETS_KEY: z
+    .string()
+    .refine((value) => decodeSecretsKey(value) !== undefined, `must be ${SECRETS_KEY_FORMAT}`)
+    .optional(),
 } as const;
 
 export type ConfigKey = keyof typeof configShape;
@@ -157,7 +164,7 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
       '`offline`: a deterministic keyword policy (a demo stand-in, not a model); `openai`: any OpenAI-compatible endpoint',
   },
   OPENAI_BASE_URL: { meaning: 'Base URL of the OpenAI-compatible endpoint (SDK default when unset)' },
-  OPENAI_API_KEY: { meaning: 'API key for the endpoint; required when LOMO_MODEL_PROVIDER=openai' },
+  OPENAI_API_KEY: { meaning: 'API key for the endpoint; required when LOMO_MODEL_PROVIDER=openai', secret: true },
   LOMO_MODEL: { default: 'gpt-4o-mini', meaning: 'Model name sent to the endpoint' },
   LOMO_MODEL_TIMEOUT_MS: {
     default: '60000',
@@ -248,5 +255,11 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_WEBHOOK_DISABLE_ON_GONE: {
     default: 'true',
     meaning: 'A 410 Gone from a receiver disables its webhook (state kept)',
+  },
+  LOMO_SECRETS_KEY: {
+    default: '<generated once into $LOMO_DATA_DIR/secrets.key unless NODE_ENV=production>',
+    meaning:
+      'AES-256-GCM key (32 bytes, base64 or base64url) encrypting webhook signing secrets at rest; required in production by api, notifier and standalone',
+    secret: true,
   },
 };

@@ -1,6 +1,7 @@
 import { ConfigError } from '@lomo/contracts';
 import { loadConfig } from './load-config';
 import { configShape, configVariables } from './config.schema';
+import { decodeSecretsKey, loadSecretsKey } from './secrets-key';
 
 describe('loadConfig', () => {
   it('gives embedded defaults on an empty environment', () => {
@@ -54,5 +55,46 @@ describe('loadConfig: model and runtime settings', () => {
 
   it('requires an API key for the openai provider', () => {
     expect(() => loadConfig({ LOMO_MODEL_PROVIDER: 'openai' })).toThrow(/OPENAI_API_KEY: required/);
+  });
+});
+
+describe('loadConfig: LOMO_SECRETS_KEY', () => {
+  const key = Buffer.from('0123456789abcdef0123456789abcdef');
+
+  it('takes 32 bytes in base64 or base64url, padded or not, ignoring surrounding whitespace', () => {
+    for (const text of [
+      key.toString('base64'),
+      key.toString('base64url'),
+      key.toString('base64').replace(/=+$/, ''),
+      ` ${key.toString('base64')}\n`,
+    ]) {
+      expect(decodeSecretsKey(text)).toEqual(key);
+      expect(loadSecretsKey(loadConfig({ NODE_ENV: 'production', LOMO_SECRETS_KEY: text }))).toEqual({
+        key,
+        source: 'env',
+        created: false,
+      });
+    }
+  });
+
+  it('stops the start on a key of another length or form, without echoing the value', () => {
+    const bad = [
+      Buffer.alloc(16, 7).toString('base64'),
+      Buffer.alloc(33, 7).toString('base64'),
+      `${key.toString('hex')}`,
+      'not a key!',
+    ];
+    for (const value of bad) {
+      expect(decodeSecretsKey(value)).toBeUndefined();
+      expect(() => loadConfig({ LOMO_SECRETS_KEY: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ LOMO_SECRETS_KEY: value })).toThrow(/LOMO_SECRETS_KEY: must be 32 random bytes/);
+      expect(() => loadConfig({ LOMO_SECRETS_KEY: value })).not.toThrow(value);
+    }
+  });
+
+  it('is required in production by the processes that hold webhooks', () => {
+    const config = loadConfig({ NODE_ENV: 'production', LOMO_DATA_DIR: '/nonexistent' });
+    expect(() => loadSecretsKey(config)).toThrow(ConfigError);
+    expect(() => loadSecretsKey(config)).toThrow(/LOMO_SECRETS_KEY: required when NODE_ENV=production/);
   });
 });

@@ -43,7 +43,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const variable = String(issue.path[0]);
-      problems.push({ variable, message: `${issue.message} (got ${JSON.stringify(input[variable])})` });
+      const got = configVariables[variable as ConfigKey]?.secret
+        ? `a value of ${input[variable]?.length ?? 0} characters, not shown`
+        : JSON.stringify(input[variable]);
+      problems.push({ variable, message: `${issue.message} (got ${got})` });
     }
   }
   if (parsed.success) {

@@ -14,6 +14,12 @@ import { traceContextMiddleware } from './trace-context.middleware';
  */
 export function runApp(name: string, moduleFor: (config: LomoConfig, logger: Logger) => DynamicModule): void {
   void start(name, moduleFor).catch((error: unknown) => {
+    // Some settings are checked only by the modules that need them (the webhook secrets key):
+    // they exit like any other configuration error.
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
     console.error(
       JSON.stringify({
         level: 'fatal',

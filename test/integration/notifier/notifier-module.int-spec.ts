@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '@lomo/config';
+import { loadConfig, SECRETS_KEY_FILE } from '@lomo/config';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
-import { silentLogger } from '@lomo/observability';
+import { createLogger, silentLogger } from '@lomo/observability';
+import { MemoryLogDestination } from '@lomo/testing';
 import {
   DELIVERY_ENGINE,
   NotifierAppModule,
@@ -22,19 +23,25 @@ describe('NotifierAppModule: the WebhookService and the delivery engine in a Nes
   let dir: string;
   let app: INestApplicationContext;
   let receiver: TestReceiver;
+  let registered: { webhookId: string; secret: string } | undefined;
+  const logs = new MemoryLogDestination();
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'lomo-notifier-app-'));
-    receiver = await TestReceiver.start();
+  const startApp = async () => {
     const config = loadConfig({ LOMO_DATA_DIR: dir, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
     app = await NestFactory.createApplicationContext(
       NotifierAppModule.register(config, {
-        logger: silentLogger,
+        logger: createLogger({ level: 'trace', destination: logs }),
         notifier: { settings: { pollIntervalMs: 20, reconcileIntervalMs: 50 } },
       }),
       { logger: false },
     );
     await app.init();
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lomo-notifier-app-'));
+    receiver = await TestReceiver.start();
+    await startApp();
   });
 
   afterAll(async () => {
@@ -52,5 +59,38 @@ describe('NotifierAppModule: the WebhookService and the delivery engine in a Nes
     const [delivery] = receiver.accepted;
     expect(verifyWebhookSignature(header(delivery, SIGNATURE_HEADER), delivery.rawBody, [secret]).valid).toBe(true);
     expect(app.get<DeliveryEngine>(DELIVERY_ENGINE).activeWebhookIds()).toEqual([webhook.id]);
+    registered = { webhookId: webhook.id, secret };
+  });
+
+  it('keeps the key it generated (no LOMO_SECRETS_KEY outside production), so a restart still signs', async () => {
+    expect(registered).toBeDefined();
+    expect(statSync(path.join(dir, SECRETS_KEY_FILE)).mode & 0o777).toBe(0o600);
+    await app.close();
+    await startApp();
+    await new TaskStream(app.get<EventStore>(EVENT_STORE), 'ws_app').append();
+    await eventually(() => receiver.accepted.length === 2, 'a delivery after the restart');
+    const delivery = receiver.accepted[1];
+    expect(
+      verifyWebhookSignature(header(delivery, SIGNATURE_HEADER), delivery.rawBody, [registered!.secret]).valid,
+    ).toBe(true);
+
+    // Where the key came from is logged, by its id; neither the key nor a secret ever is.
+    const keyLines = logs.lines.filter((l) => l.keySource === 'file');
+    expect(keyLines.map((l) => [l.level, l.keyId, l.msg])).toEqual([
+      ['warn', expect.stringMatching(/^[0-9a-f]{8}$/), expect.stringMatching(/^generated a key/)],
+      ['info', keyLines[0].keyId, 'webhook secrets encrypted at rest'],
+    ]);
+    const logged = JSON.stringify(logs.lines);
+    const key = readFileSync(path.join(dir, SECRETS_KEY_FILE), 'utf8').trim();
+    expect(logged).not.toContain(registered!.secret);
+    expect(logged).not.toContain(key);
+    expect(logged).not.toContain(Buffer.from(key, 'base64').toString('base64url'));
+  });
+
+  it('does not start in production without LOMO_SECRETS_KEY', () => {
+    const production = loadConfig({ LOMO_DATA_DIR: dir, LOG_LEVEL: 'silent', NODE_ENV: 'production' });
+    expect(() => NotifierAppModule.register(production, { logger: silentLogger })).toThrow(
+      /LOMO_SECRETS_KEY: required when NODE_ENV=production/,
+    );
   });
 });

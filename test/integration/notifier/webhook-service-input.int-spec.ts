@@ -42,6 +42,7 @@ describe('WebhookService input: zod-validated, typed errors, nothing written on 
       ids: { uuid: () => randomUUID() },
       settings: { ...testSettings, production: true, httpAllowlist: ['127.0.0.1'] },
       logger: silentLogger,
+      secretBox: notifier.secretBox,
     });
     const register = (u: string) => production.register('ws_prod', { url: u, eventTypes: ['task'] });
     expect(await issuePaths(register('http://hooks.example.com/x'))).toEqual(['input.url']);

@@ -4,6 +4,7 @@ import type { Logger } from '@lomo/observability';
 import type { DocumentStore } from '@lomo/read-models';
 import type { NotifierSettings } from '../notifier-settings';
 import type { EventSelection } from '../webhooks/event-selection';
+import type { SecretBox } from '../webhooks/secret-box';
 import type { WebhookDocument } from '../webhooks/webhook-documents';
 import type { DeliveryMetrics } from './delivery-metrics';
 import type { WebhookTransport } from './http-transport';
@@ -30,6 +31,8 @@ export interface RunnerDeps {
   logger: Logger;
   metrics: DeliveryMetrics;
   settings: DeliverySettings;
+  /** Opens the stored signing secrets (and seals plain ones the runner writes back). */
+  secretBox: SecretBox;
   /** This engine instance, in leases. */
   owner: string;
   /** Jitter source; tests may fix it. */

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@lomo/contracts';
 import { backoffDelay } from '@lomo/resilience';
-import { activeSecrets } from '../webhooks/webhook-secrets';
+import { SecretKeyMismatchError, SecretUnreadableError } from '../webhooks/webhook-errors';
+import { activeEntries, revealSecrets } from '../webhooks/webhook-secrets';
 import { openDeadLetter, settleDeadLetter } from './dead-letter-records';
 import { deliveryRequest } from './delivery-request';
 import type { StreamTurnContext } from './runner-context';
@@ -8,7 +9,7 @@ import { deadLettered, delivered, failed, isReady, passOver } from './stream-pro
 
 /** Events read per turn: a turn ends after them, so other streams get their share. */
 const EVENTS_PER_TURN = 20;
-/** A stream whose pending events cannot be read waits this long before the next try. */
+/** A stream whose pending events (or its webhook's secrets) cannot be read waits this long before the next try. */
 const UNREADABLE_PAUSE_MS = 60_000;
 
 /**
@@ -69,14 +70,21 @@ async function attempt(ctx: StreamTurnContext, event: EventEnvelope): Promise<bo
   if (webhook === undefined || before === undefined || before.doneRevision !== revision - 1) return false;
   const attemptNo = before.attempts + 1;
   const sentAt = deps.clock.now();
-  const request = deliveryRequest(
-    webhook.url,
-    webhook._id,
-    event,
-    activeSecrets(webhook.secrets, sentAt),
-    attemptNo,
-    sentAt,
-  );
+  let secrets: string[];
+  try {
+    secrets = revealSecrets(deps.secretBox, webhook._id, activeEntries(webhook.secrets, sentAt));
+  } catch (error) {
+    if (!(error instanceof SecretKeyMismatchError || error instanceof SecretUnreadableError)) throw error;
+    // A configuration fault, not the receiver's: no attempt is counted and nothing goes unsigned;
+    // the stream waits (a fixed LOMO_SECRETS_KEY takes a restart, which picks it up at once).
+    ctx.log.error(
+      { streamId, revision, eventId, code: error.code, ...error.details },
+      'webhook secret cannot be decrypted with this LOMO_SECRETS_KEY; delivery waits',
+    );
+    states.set({ ...before, notBefore: new Date(sentAt.getTime() + UNREADABLE_PAUSE_MS).toISOString() });
+    return false;
+  }
+  const request = deliveryRequest(webhook.url, webhook._id, event, secrets, attemptNo, sentAt);
   const outcome = await deps.transport.send(request, deps.settings.requestTimeoutMs);
 
   const state = states.get(streamId);

@@ -4,6 +4,7 @@ import type { StoredDocument } from '@lomo/read-models';
 import { backoffDelay } from '@lomo/resilience';
 import { updateDocument } from '../update-document';
 import { EventSelection } from '../webhooks/event-selection';
+import { sealEntries } from '../webhooks/webhook-secrets';
 import {
   Collections,
   type CursorDocument,
@@ -144,7 +145,14 @@ export class WebhookRunner implements StreamTurnContext {
   async disable(reason: string): Promise<void> {
     await updateDocument<WebhookDocument>(this.deps.documents, Collections.webhooks, this.current._id, (w) =>
       w.status === 'active'
-        ? { ...w, status: 'disabled', disabledReason: reason, updatedAt: this.deps.clock.now().toISOString() }
+        ? {
+            ...w,
+            // Every write seals plain secrets left by a document stored before encryption.
+            secrets: sealEntries(this.deps.secretBox, w._id, w.secrets),
+            status: 'disabled',
+            disabledReason: reason,
+            updatedAt: this.deps.clock.now().toISOString(),
+          }
         : undefined,
     );
     this.halt(reason);

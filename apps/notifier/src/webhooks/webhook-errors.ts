@@ -5,6 +5,8 @@ export const WebhookErrorCodes = {
   DEAD_LETTER_NOT_FOUND: 'DEAD_LETTER_NOT_FOUND',
   DEAD_LETTER_NOT_OPEN: 'DEAD_LETTER_NOT_OPEN',
   WEBHOOK_LIMIT_REACHED: 'WEBHOOK_LIMIT_REACHED',
+  SECRET_KEY_MISMATCH: 'SECRET_KEY_MISMATCH',
+  SECRET_UNREADABLE: 'SECRET_UNREADABLE',
 } as const;
 
 /** The same for an absent webhook and for one of another workspace: ids do not leak across tenants. */
@@ -44,5 +46,38 @@ export class WebhookLimitReachedError extends LomoError {
     readonly limit: number,
   ) {
     super(`Workspace ${workspaceId} already has ${limit} webhooks`, { workspaceId, limit });
+  }
+}
+
+/**
+ * A stored secret was encrypted under another LOMO_SECRETS_KEY than this process holds (the ids
+ * are short hashes of the keys, never the keys). Retrying cannot help: the configuration must.
+ */
+export class SecretKeyMismatchError extends LomoError {
+  readonly code = WebhookErrorCodes.SECRET_KEY_MISMATCH;
+  readonly retriable = false;
+  constructor(
+    readonly expectedKeyId: string,
+    readonly foundKeyId: string,
+  ) {
+    super(`Stored secret was encrypted with key ${foundKeyId}, but LOMO_SECRETS_KEY is key ${expectedKeyId}`, {
+      expectedKeyId,
+      foundKeyId,
+    });
+  }
+}
+
+export type SecretUnreadableReason = 'malformed' | 'unsupported_version' | 'authentication_failed';
+
+/**
+ * A stored secret that does not decrypt with the right key: not in the sealed format, of a format
+ * version this code does not know, or altered (its GCM tag does not match: a changed ciphertext,
+ * tag or IV, or a value copied from another webhook or secret entry).
+ */
+export class SecretUnreadableError extends LomoError {
+  readonly code = WebhookErrorCodes.SECRET_UNREADABLE;
+  readonly retriable = false;
+  constructor(readonly reason: SecretUnreadableReason) {
+    super(`Stored secret cannot be decrypted: ${reason}`, { reason });
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SecretBox } from './secret-box';
 import type { SecretEntry } from './webhook-documents';
 
 /** Kept small: every delivery carries one signature per active secret. */
@@ -10,8 +11,25 @@ export const generateSecret = (): string => `whsec_${randomBytes(24).toString('b
 export const isActive = (entry: SecretEntry, now: Date): boolean =>
   entry.expiresAt === null || Date.parse(entry.expiresAt) > now.getTime();
 
-export const activeSecrets = (entries: readonly SecretEntry[], now: Date): string[] =>
-  entries.filter((e) => isActive(e, now)).map((e) => e.secret);
+export const activeEntries = (entries: readonly SecretEntry[], now: Date): SecretEntry[] =>
+  entries.filter((e) => isActive(e, now));
+
+/**
+ * Secrets are stored sealed by the SecretBox (LOMO_SECRETS_KEY), each bound to its webhook and
+ * entry. Documents written before encryption hold plain values (no `enc:` prefix): they are read
+ * as they are, and sealed by the next write of their document (a rotation or any other update).
+ */
+const secretContext = (webhookId: string, entry: SecretEntry) => `webhook:${webhookId}:secret:${entry.id}`;
+
+/** Every plain value sealed; sealed ones are kept as they are. */
+export const sealEntries = (box: SecretBox, webhookId: string, entries: readonly SecretEntry[]): SecretEntry[] =>
+  entries.map((e) =>
+    SecretBox.isSealed(e.secret) ? e : { ...e, secret: box.seal(e.secret, secretContext(webhookId, e)) },
+  );
+
+/** The signing values; throws SecretKeyMismatchError or SecretUnreadableError for a value it cannot open. */
+export const revealSecrets = (box: SecretBox, webhookId: string, entries: readonly SecretEntry[]): string[] =>
+  entries.map((e) => (SecretBox.isSealed(e.secret) ? box.open(e.secret, secretContext(webhookId, e)) : e.secret));
 
 /**
  * Adds `next` as the current secret; the previous ones stay valid for `graceSeconds` (never

@@ -21,7 +21,8 @@ import {
   type PageInput,
   type RegisterWebhookInput,
 } from './webhook-input';
-import { generateSecret, rotate } from './webhook-secrets';
+import type { SecretBox } from './secret-box';
+import { generateSecret, rotate, sealEntries } from './webhook-secrets';
 import {
   deadLetterView,
   webhookView,
@@ -37,11 +38,16 @@ export interface WebhookServiceDeps {
   ids: IdGenerator;
   settings: Pick<NotifierSettings, 'production' | 'httpAllowlist' | 'secretGraceSeconds' | 'maxWebhooksPerWorkspace'>;
   logger: Logger;
+  /** Seals signing secrets before they are stored (LOMO_SECRETS_KEY). */
+  secretBox: SecretBox;
   /** Called after a change the delivery engine should act on now (same process); it also polls. */
   onChange?: () => void;
 }
 
-/** A secret's value appears only here, once: at registration and at rotation. */
+/**
+ * A secret's value appears only here, once: at registration and at rotation. It is stored
+ * encrypted (see SecretBox) and never logged.
+ */
 export interface WebhookWithSecret {
   webhook: WebhookView;
   secret: string;
@@ -77,15 +83,17 @@ export class WebhookService {
     }
     const now = this.now();
     const secret = parsed.secret ?? generateSecret();
+    const webhookId = this.deps.ids.uuid();
+    const entry = { id: this.deps.ids.uuid(), secret, createdAt: now.toISOString(), expiresAt: null };
     const doc: WebhookDocument = {
-      _id: this.deps.ids.uuid(),
+      _id: webhookId,
       workspaceId: ws,
       url: parsed.url,
       eventTypes: parsed.eventTypes,
       description: parsed.description ?? null,
       status: 'active',
       disabledReason: null,
-      secrets: [{ id: this.deps.ids.uuid(), secret, createdAt: now.toISOString(), expiresAt: null }],
+      secrets: sealEntries(this.deps.secretBox, webhookId, [entry]),
       // Only events appended after the registration are delivered; earlier ones through replay.
       startPosition: (await this.deps.events.headPosition()) ?? null,
       replay: null,
@@ -256,7 +264,10 @@ export class WebhookService {
       (current) => {
         // Deleted between the read and this write: the caller's id is gone.
         if (current.status === 'deleted') throw new WebhookNotFoundError(doc._id);
-        return { ...change(current), updatedAt: this.now().toISOString() };
+        const next = change(current);
+        // A new secret, and plain ones of a document stored before encryption, are sealed here.
+        const secrets = sealEntries(this.deps.secretBox, current._id, next.secrets);
+        return { ...next, secrets, updatedAt: this.now().toISOString() };
       },
     );
     if (updated === undefined) throw new WebhookNotFoundError(doc._id);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +10,7 @@ import { SqliteDocumentStore } from '@lomo/read-models';
 import {
   DeliveryEngine,
   FetchWebhookTransport,
+  SecretBox,
   WebhookService,
   type NotifierSettings,
   type WebhookTransport,
@@ -37,8 +38,12 @@ export const testSettings: NotifierSettings = {
 };
 
 export interface NotifierHarness {
+  /** The directory of the store files (events.sqlite, notifier.sqlite). */
+  dir: string;
   events: SqliteEventStore;
   documents: SqliteDocumentStore;
+  /** Seals the stored secrets (a random key per harness). */
+  secretBox: SecretBox;
   service: WebhookService;
   engine: DeliveryEngine;
   /** Stops the engine and starts a new one on the same files: a process restart. */
@@ -52,12 +57,14 @@ export interface NotifierOptions {
   settings?: Partial<NotifierSettings>;
   clock?: Clock;
   transport?: WebhookTransport;
+  secretBox?: SecretBox;
 }
 
 export async function startNotifier(options: NotifierOptions = {}): Promise<NotifierHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'lomo-notifier-'));
   const settings = { ...testSettings, ...options.settings };
   const clock = options.clock ?? systemClock;
+  const secretBox = options.secretBox ?? new SecretBox(randomBytes(32));
   const events = new SqliteEventStore({ filename: path.join(dir, 'events.sqlite'), pollIntervalMs: 10 });
   const documents = new SqliteDocumentStore({ filename: path.join(dir, 'notifier.sqlite') });
   const engines: DeliveryEngine[] = [];
@@ -70,6 +77,7 @@ export async function startNotifier(options: NotifierOptions = {}): Promise<Noti
       logger: silentLogger,
       metrics: { count: () => undefined },
       settings,
+      secretBox,
       owner: randomUUID(),
       reconcileIntervalMs: settings.reconcileIntervalMs,
     });
@@ -85,11 +93,14 @@ export async function startNotifier(options: NotifierOptions = {}): Promise<Noti
     ids: { uuid: () => randomUUID() },
     settings,
     logger: silentLogger,
+    secretBox,
     onChange: () => engines.forEach((e) => e.nudge()),
   });
   const harness: NotifierHarness = {
+    dir,
     events,
     documents,
+    secretBox,
     service,
     get engine() {
       return engine;
