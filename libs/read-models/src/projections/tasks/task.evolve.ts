@@ -35,62 +35,72 @@ function settled(status: TaskStatus | null, openCheckpoints: number): TaskStatus
 /**
  * Task-stream events. Inbox counts follow the decider's rules (only delivered items are claimed
  * or withdrawn, only claimed ones released), so transitions are counted without per-item state.
+ * One copy of the document per event (a rebuild runs this for every task event).
  */
 function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
-  const doc = { ...task, taskActivityAt: event.metadata.occurredAt };
-  const { inbox } = doc;
+  const taskActivityAt = event.metadata.occurredAt;
+  const { inbox } = task;
   switch (event.type) {
     case 'TaskCreated': {
       const { goal, kind, language, originMessageId } = event.data;
       return {
-        ...doc,
+        ...task,
+        taskActivityAt,
         created: true,
         goal,
         kind,
         language,
         originMessageId,
         createdAt: event.metadata.occurredAt,
-        status: settled('active', doc.openCheckpoints),
+        status: settled('active', task.openCheckpoints),
       };
     }
     case 'TaskUpgraded':
-      return { ...doc, kind: event.data.to };
+      return { ...task, taskActivityAt, kind: event.data.to };
     case 'MessageDeliveredToInbox':
-      return { ...doc, inbox: { ...inbox, pending: inbox.pending + 1 } };
+      return { ...task, taskActivityAt, inbox: { ...inbox, pending: inbox.pending + 1 } };
     case 'InboxItemWithdrawn':
-      return { ...doc, inbox: { ...inbox, pending: inbox.pending - 1, withdrawn: inbox.withdrawn + 1 } };
+      return {
+        ...task,
+        taskActivityAt,
+        inbox: { ...inbox, pending: inbox.pending - 1, withdrawn: inbox.withdrawn + 1 },
+      };
     case 'InboxItemsClaimed': {
       const n = event.data.itemIds.length;
-      return { ...doc, inbox: { ...inbox, pending: inbox.pending - n, claimed: inbox.claimed + n } };
+      return { ...task, taskActivityAt, inbox: { ...inbox, pending: inbox.pending - n, claimed: inbox.claimed + n } };
     }
     case 'InboxItemsReleased': {
       const n = event.data.itemIds.length;
-      return { ...doc, inbox: { ...inbox, pending: inbox.pending + n, claimed: inbox.claimed - n } };
+      return { ...task, taskActivityAt, inbox: { ...inbox, pending: inbox.pending + n, claimed: inbox.claimed - n } };
     }
     case 'TurnOpened':
-      return { ...doc, activeTurnId: event.data.turnId, turnsOpened: doc.turnsOpened + 1 };
+      return { ...task, taskActivityAt, activeTurnId: event.data.turnId, turnsOpened: task.turnsOpened + 1 };
     case 'TurnClosed':
-      return { ...doc, activeTurnId: doc.activeTurnId === event.data.turnId ? null : doc.activeTurnId };
+      return {
+        ...task,
+        taskActivityAt,
+        activeTurnId: task.activeTurnId === event.data.turnId ? null : task.activeTurnId,
+      };
     case 'CheckpointOpened': {
-      const openCheckpoints = doc.openCheckpoints + 1;
-      return { ...doc, openCheckpoints, status: settled(doc.status, openCheckpoints) };
+      const openCheckpoints = task.openCheckpoints + 1;
+      return { ...task, taskActivityAt, openCheckpoints, status: settled(task.status, openCheckpoints) };
     }
     case 'CheckpointResolved': {
-      const openCheckpoints = Math.max(0, doc.openCheckpoints - 1);
-      return { ...doc, openCheckpoints, status: settled(doc.status, openCheckpoints) };
+      const openCheckpoints = Math.max(0, task.openCheckpoints - 1);
+      return { ...task, taskActivityAt, openCheckpoints, status: settled(task.status, openCheckpoints) };
     }
     case 'TaskPaused':
-      return { ...doc, status: 'paused' };
+      return { ...task, taskActivityAt, status: 'paused' };
     case 'TaskResumed':
-      return { ...doc, status: settled('active', doc.openCheckpoints) };
+      return { ...task, taskActivityAt, status: settled('active', task.openCheckpoints) };
     case 'TaskStopped':
-      return { ...doc, status: 'stopped', activeTurnId: null };
+      return { ...task, taskActivityAt, status: 'stopped', activeTurnId: null };
     case 'TaskCompleted':
-      return { ...doc, status: 'completed' };
+      return { ...task, taskActivityAt, status: 'completed' };
     case 'TaskArchived':
-      return { ...doc, status: 'archived' };
+      return { ...task, taskActivityAt, status: 'archived' };
     default:
-      return doc;
+      return { ...task, taskActivityAt };
   }
 }
 
@@ -140,27 +150,44 @@ function later(a: string | null, b: string): string {
   return Date.parse(b) > Date.parse(a) ? b : a;
 }
 
+/**
+ * The derived fields. Pure; the counts and the active turn keep their objects when their values
+ * did not change, which spares a rebuild two allocations per event.
+ */
 export function deriveTask(task: TaskDocument): TaskDocument {
   let steps = 0;
   let lastActivityAt = task.taskActivityAt;
-  for (const turn of Object.values(task.turnActivity)) {
+  const { turnActivity, inbox, activeTurnId } = task;
+  for (const turnId in turnActivity) {
+    const turn = turnActivity[turnId];
     steps += turn.steps;
     lastActivityAt = later(lastActivityAt, turn.lastActivityAt);
   }
-  const active = task.activeTurnId === null ? undefined : task.turnActivity[task.activeTurnId];
-  return {
-    ...task,
-    counts: {
-      inboxPending: task.inbox.pending,
-      inboxClaimed: task.inbox.claimed,
-      inboxWithdrawn: task.inbox.withdrawn,
-      turns: task.turnsOpened,
-      steps,
-    },
-    lastActivityAt,
-    activeTurn:
-      task.activeTurnId === null
-        ? null
-        : { turnId: task.activeTurnId, status: active?.status ?? null, steps: active?.steps ?? 0 },
-  };
+  const previous = task.counts;
+  const counts =
+    previous.inboxPending === inbox.pending &&
+    previous.inboxClaimed === inbox.claimed &&
+    previous.inboxWithdrawn === inbox.withdrawn &&
+    previous.turns === task.turnsOpened &&
+    previous.steps === steps
+      ? previous
+      : {
+          inboxPending: inbox.pending,
+          inboxClaimed: inbox.claimed,
+          inboxWithdrawn: inbox.withdrawn,
+          turns: task.turnsOpened,
+          steps,
+        };
+  let activeTurn: TaskDocument['activeTurn'] = null;
+  if (activeTurnId !== null) {
+    const active = turnActivity[activeTurnId];
+    const status = active?.status ?? null;
+    const activeSteps = active?.steps ?? 0;
+    const was = task.activeTurn;
+    activeTurn =
+      was !== null && was.turnId === activeTurnId && was.status === status && was.steps === activeSteps
+        ? was
+        : { turnId: activeTurnId, status, steps: activeSteps };
+  }
+  return { ...task, counts, lastActivityAt, activeTurn };
 }

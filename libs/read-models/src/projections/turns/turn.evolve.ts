@@ -26,12 +26,19 @@ export function blankTurn(id: string, event: KnownEvent): TurnDocument {
   };
 }
 
-function withCall(turn: TurnDocument, callId: string, change: (call: TurnToolCall) => TurnToolCall): TurnDocument {
+/** The turn with one ledger entry changed (or none, for an unknown call id) and its activity time. */
+function withCall(
+  turn: TurnDocument,
+  at: string,
+  callId: string,
+  change: (call: TurnToolCall) => TurnToolCall,
+): TurnDocument {
   const call = turn.calls[callId];
-  return call === undefined ? turn : { ...turn, calls: { ...turn.calls, [callId]: change(call) } };
+  if (call === undefined) return { ...turn, lastActivityAt: at };
+  return { ...turn, lastActivityAt: at, calls: { ...turn.calls, [callId]: change(call) } };
 }
 
-function committed(turn: TurnDocument, event: KnownEventOf<'ModelStepCommitted'>): TurnDocument {
+function committed(turn: TurnDocument, at: string, event: KnownEventOf<'ModelStepCommitted'>): TurnDocument {
   const { step, reply, toolCallIntents, consumedItemIds, usage, finishReason } = event.data;
   const calls = { ...turn.calls };
   toolCallIntents.forEach((intent, index) => {
@@ -64,33 +71,47 @@ function committed(turn: TurnDocument, event: KnownEventOf<'ModelStepCommitted'>
     finishReason,
     committedAt: event.metadata.occurredAt,
   };
-  return { ...turn, steps: [...turn.steps, entry], calls };
+  return { ...turn, lastActivityAt: at, steps: [...turn.steps, entry], calls };
 }
 
-/** Mirrors the turn decider's fold; an ended turn still records late tool results. */
-export function evolveTurnDocument(current: TurnDocument, event: KnownEvent): TurnDocument {
+/**
+ * Mirrors the turn decider's fold; an ended turn still records late tool results. One copy of
+ * the document per event (a rebuild runs this for every turn event).
+ */
+export function evolveTurnDocument(turn: TurnDocument, event: KnownEvent): TurnDocument {
   const at = event.metadata.occurredAt;
-  const turn = { ...current, lastActivityAt: at };
   switch (event.type) {
     case 'TurnStarted':
-      return { ...turn, taskId: event.data.taskId, reason: event.data.reason, status: 'queued', startedAt: at };
+      return {
+        ...turn,
+        lastActivityAt: at,
+        taskId: event.data.taskId,
+        reason: event.data.reason,
+        status: 'queued',
+        startedAt: at,
+      };
     case 'TurnLeased':
       return {
         ...turn,
+        lastActivityAt: at,
         status: turn.status === 'queued' ? 'running' : turn.status,
         generation: event.data.generation,
         lease: { ...event.data },
       };
     case 'TurnLeaseRenewed':
-      return { ...turn, lease: { ...event.data } };
+      return { ...turn, lastActivityAt: at, lease: { ...event.data } };
     case 'ModelStepCommitted':
-      return committed(turn, event);
+      return committed(turn, at, event);
     case 'ToolCallStarted':
-      return withCall(turn, event.data.callId, (c) => ({ ...c, status: 'started', attempts: event.data.attempt }));
+      return withCall(turn, at, event.data.callId, (c) => ({
+        ...c,
+        status: 'started',
+        attempts: event.data.attempt,
+      }));
     case 'ToolCallCompleted': {
       const { status, result, resultRef, error } = event.data;
       const late = isEnded(turn);
-      return withCall(turn, event.data.callId, (c) => ({
+      return withCall(turn, at, event.data.callId, (c) => ({
         ...c,
         status: 'completed',
         outcome: status,
@@ -101,14 +122,19 @@ export function evolveTurnDocument(current: TurnDocument, event: KnownEvent): Tu
       }));
     }
     case 'ToolCallOutcomeUnknown':
-      return withCall(turn, event.data.callId, (c) => ({ ...c, status: 'unknown', unknownReason: event.data.reason }));
+      return withCall(turn, at, event.data.callId, (c) => ({
+        ...c,
+        status: 'unknown',
+        unknownReason: event.data.reason,
+      }));
     case 'TurnWaiting':
-      return { ...turn, status: 'waiting', waitingOn: event.data.on, lease: null };
+      return { ...turn, lastActivityAt: at, status: 'waiting', waitingOn: event.data.on, lease: null };
     case 'TurnResumed':
-      return { ...turn, status: 'queued', waitingOn: null };
+      return { ...turn, lastActivityAt: at, status: 'queued', waitingOn: null };
     case 'TurnCompleted':
       return {
         ...turn,
+        lastActivityAt: at,
         status: 'completed',
         summary: event.data.summary ?? null,
         lease: null,
@@ -116,10 +142,19 @@ export function evolveTurnDocument(current: TurnDocument, event: KnownEvent): Tu
         endedAt: at,
       };
     case 'TurnFailed':
-      return { ...turn, status: 'failed', error: event.data.error, lease: null, waitingOn: null, endedAt: at };
+      return {
+        ...turn,
+        lastActivityAt: at,
+        status: 'failed',
+        error: event.data.error,
+        lease: null,
+        waitingOn: null,
+        endedAt: at,
+      };
     case 'TurnCancelled':
       return {
         ...turn,
+        lastActivityAt: at,
         status: 'cancelled',
         cancelled: { by: event.data.by, reason: event.data.reason },
         lease: null,
@@ -127,6 +162,6 @@ export function evolveTurnDocument(current: TurnDocument, event: KnownEvent): Tu
         endedAt: at,
       };
     default:
-      return turn;
+      return { ...turn, lastActivityAt: at };
   }
 }
