@@ -1,15 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { loadConfig } from '@lomo/config';
 import { projectorSettings } from './projector-settings';
 
 describe('projector settings', () => {
-  it('defaults to SQLite read models in the data directory, fed by the bus', () => {
+  it('defaults to SQLite read models in the data directory, fed by the store in embedded mode', () => {
     expect(projectorSettings(loadConfig({ LOMO_DATA_DIR: '/data' }))).toEqual({
       mongodbUrl: undefined,
       mongodbDatabase: 'lomo',
       sqlitePath: '/data/read-models.sqlite',
-      feed: 'bus',
+      feed: 'store',
       sweepMs: 5_000,
       maxLagSeconds: 60,
+      rebuildThreads: availableParallelism(),
     });
   });
 

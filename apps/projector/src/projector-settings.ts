@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { LomoConfig } from '@lomo/config';
 
 export interface ProjectorSettings {
@@ -10,6 +11,12 @@ export interface ProjectorSettings {
   /** Store sweep period: repairs what the feed missed and refreshes the lag figures. */
   sweepMs: number;
   maxLagSeconds: number;
+  /**
+   * Worker threads a rebuild may use when the event store and the read models are SQLite files
+   * (one group of projections per thread; 0 rebuilds on the main thread). Not a variable: the
+   * machine's cores.
+   */
+  rebuildThreads: number;
 }
 
 /** The projector's settings, from the validated configuration (libs/config owns the variables). */
@@ -31,5 +38,6 @@ export function projectorSettings(
     feed: config.LOMO_PROJECTOR_FEED,
     sweepMs: config.LOMO_PROJECTOR_SWEEP_MS,
     maxLagSeconds: config.LOMO_PROJECTOR_MAX_LAG_SECONDS,
+    rebuildThreads: availableParallelism(),
   };
 }

@@ -17,6 +17,7 @@ import { createDocumentStore } from './create-document-store';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
 import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
 import { projectorSettings, type ProjectorSettings } from './projector-settings';
+import { rebuildThreadsOf } from './rebuild-threads';
 import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
 import {
   PROJECTION_FEED,
@@ -74,6 +75,7 @@ export class ProjectorModule {
               logger,
               metrics,
               maxLagSeconds: settings.maxLagSeconds,
+              rebuildThreads: rebuildThreadsOf(settings, config),
             }),
           inject: [DOCUMENT_STORE, EVENT_STORE, CHANGE_NOTICE_SINK, LOGGER, METRICS],
         },
@@ -107,7 +109,7 @@ export class ProjectorModule {
         {
           provide: READ_MODEL_CONSISTENCY,
           useFactory: (documents: DocumentStore, runner: ProjectionRunner) =>
-            new ReadModelConsistency(documents, runner.aliases, projections),
+            new ReadModelConsistency(documents, runner.aliases, projections, runner),
           inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
         },
         ProjectorService,

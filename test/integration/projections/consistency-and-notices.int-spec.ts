@@ -168,3 +168,48 @@ describe('consistency tokens, change notices, scoped reads and lag', () => {
     expect(runner.status().every((s) => s.lagEvents === 0 && s.lagSeconds === 0)).toBe(true);
   });
 });
+
+describe('a consistency wait in the projector’s own process', () => {
+  it('checks again as soon as the runner applied a batch, not at its next poll; other processes are still polled', async () => {
+    const fixture = openEventStore();
+    const documents = memoryDocuments();
+    const runner = new ProjectionRunner({
+      documents,
+      events: fixture.events,
+      projections: readModelProjections,
+      logger: silentLogger,
+    });
+    try {
+      await runner.start();
+      await runner.ready();
+      await writeMultiTaskScenario(fixture.events);
+      const log = await fixture.events.readAll();
+      const token = [{ streamId: streams.task(ids.taskA), revision: 11 }];
+      const signalled = new ReadModelConsistency(documents, runner.aliases, readModelProjections, runner);
+      const polling = new ReadModelConsistency(documents, runner.aliases, readModelProjections);
+
+      // A poll a minute apart: only the runner's signal can end the first wait in time.
+      const started = Date.now();
+      const woken = signalled.waitFor(token, { timeoutMs: 30_000, pollMs: 60_000 });
+      const polled = polling.waitFor(token, { timeoutMs: 30_000, pollMs: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await runner.apply(log);
+      await expect(woken).resolves.toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await expect(polled).resolves.toBeUndefined();
+
+      // A listener runs once per applied batch, and not after it unsubscribed.
+      const listener = jest.fn();
+      const unsubscribe = runner.onApplied(listener);
+      await runner.apply(log.slice(0, 1));
+      expect(listener).toHaveBeenCalledTimes(1);
+      unsubscribe();
+      await runner.apply(log.slice(0, 1));
+      expect(listener).toHaveBeenCalledTimes(1);
+    } finally {
+      await runner.stop();
+      await documents.close();
+      await fixture.dispose();
+    }
+  });
+});

@@ -43,6 +43,12 @@ export function decodeConsistencyToken(encoded: string): ConsistencyToken {
   });
 }
 
+/** Something in this process that applies events to the read models and says when it did. */
+export interface AppliedSignal {
+  /** `listener` runs after every batch applied; the result unsubscribes. */
+  onApplied(listener: () => void): () => void;
+}
+
 export interface WaitOptions {
   timeoutMs: number;
   pollMs?: number;
@@ -64,6 +70,8 @@ export class ReadModelConsistency {
     private readonly documents: DocumentStore,
     private readonly aliases: ProjectionAliases,
     private readonly projections: ReadonlyArray<Pick<AnyProjection, 'name' | 'categories'>>,
+    /** The projector of this process, when there is one: a wait checks again as soon as it applied a batch. */
+    private readonly applied?: AppliedSignal,
   ) {}
 
   /** The pairs not applied yet; empty when the read models reflect the whole token. */
@@ -101,16 +109,33 @@ export class ReadModelConsistency {
     return token.filter((pair) => pending.has(pair));
   }
 
-  /** Waits (bounded) until the token is applied; ConsistencyTimeoutError after `timeoutMs`. */
+  /**
+   * Waits (bounded) until the token is applied; ConsistencyTimeoutError after `timeoutMs`. Checks
+   * again every `pollMs` (another process may apply it) and, with an AppliedSignal, as soon as
+   * this process's projector applied a batch.
+   */
   async waitFor(token: ConsistencyToken, options: WaitOptions): Promise<void> {
     const started = Date.now();
     const pollMs = options.pollMs ?? 10;
     for (;;) {
-      const pending = await this.pending(token, options.workspaceId);
-      if (pending.length === 0) return;
-      const waited = Date.now() - started;
-      if (waited >= options.timeoutMs) throw new ConsistencyTimeoutError(pending, waited);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, options.timeoutMs - waited)));
+      // Listening before the check: a batch applied while it runs still wakes the wait below.
+      let wake: () => void = () => undefined;
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      const unsubscribe = this.applied?.onApplied(() => wake());
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const pending = await this.pending(token, options.workspaceId);
+        if (pending.length === 0) return;
+        const waited = Date.now() - started;
+        if (waited >= options.timeoutMs) throw new ConsistencyTimeoutError(pending, waited);
+        await Promise.race([
+          woken,
+          new Promise((resolve) => (timer = setTimeout(resolve, Math.min(pollMs, options.timeoutMs - waited)))),
+        ]);
+      } finally {
+        clearTimeout(timer);
+        unsubscribe?.();
+      }
     }
   }
 }

@@ -24,6 +24,7 @@ export { ProjectionEngine, type BatchResult, type EngineMode, type EngineTuning 
 export { ProjectionRunner, type ProjectionRunnerOptions } from './engine/projection-runner';
 export type { ProjectionState, ProjectionStatus, ProjectorHealth } from './engine/projection-status';
 export { rebuildCollections, type RebuildResult } from './engine/rebuild';
+export type { RebuildThreadsOptions } from './engine/rebuild-threads';
 export { decodeRevisions, streamKey, type StreamRevisions } from './engine/stream-revisions';
 export { TurnTaskLookup } from './engine/turn-task-lookup';
 export * from './consistency';

@@ -15,13 +15,14 @@ import {
   type WriteResult,
 } from '../document-store.port';
 import { DocumentConflictError, InvalidQueryError } from '../document-store.errors';
-import { assertDocumentId, documentBody } from '../document-validation';
+import { assertDocumentId, documentJson } from '../document-validation';
 import { planIndex } from '../index-spec';
 import { encodeCursor } from '../query/cursor';
 import { planFind } from '../query/find-plan';
 import { assertCollectionName } from '../query/names';
 import { parseFilter } from '../query/parse-filter';
 import { isPrimaryKeyViolation, isNoSuchTable, mapSqliteError } from './sqlite-errors';
+import type { SqliteWriteLock } from './sqlite-write-lock';
 import {
   collectionOfTable,
   compileOrderBy,
@@ -45,6 +46,8 @@ export interface SqliteDocumentStoreOptions {
   synchronous?: SqliteSynchronous;
   busyTimeoutMs?: number;
   maxPageSize?: number;
+  /** Taken around every write transaction: other threads of this process writing the same file. */
+  writeLock?: SqliteWriteLock;
 }
 
 interface Row {
@@ -74,9 +77,11 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly statements = new Map<string, Database.Statement>();
   /** Tables this connection created or saw; another connection may still drop one (handled). */
   private readonly knownTables = new Set<string>();
+  private readonly writeLock: SqliteWriteLock | undefined;
 
   constructor(options: SqliteDocumentStoreOptions) {
     this.maxPageSize = options.maxPageSize ?? MAX_PAGE_SIZE;
+    this.writeLock = options.writeLock;
     this.db = new Database(options.filename, { timeout: options.busyTimeoutMs ?? 5_000 });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
@@ -113,10 +118,9 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async upsert(collection: string, document: DocumentInput, options: WriteOptions = {}): Promise<WriteResult> {
     assertCollectionName(collection);
-    const { id, body } = documentBody(document);
+    const { id, json } = documentJson(document);
     const expected = options.expectedVersion;
     checkExpectedVersion(expected);
-    const json = JSON.stringify(body);
     return this.write(collection, () => {
       const table = tableName(collection);
       if (expected === undefined) {
@@ -161,7 +165,7 @@ export class SqliteDocumentStore implements DocumentStore {
         : `DELETE FROM ${table} WHERE _id = ? AND version = ?`;
     const params: SqlParam[] = expected === undefined ? [id] : [id, expected];
     try {
-      const deleted = this.statement(sql).run(...params).changes > 0;
+      const deleted = this.locked(() => this.statement(sql).run(...params).changes > 0);
       if (!deleted && expected !== undefined) throw this.conflict(collection, id, expected);
       return deleted;
     } catch (error) {
@@ -210,8 +214,8 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     const prepared = operations.map((op) => {
       if (op?.type === 'upsert') {
-        const { id, body } = documentBody(op.document);
-        return { type: 'upsert' as const, id, json: JSON.stringify(body) };
+        const { id, json } = documentJson(op.document);
+        return { type: 'upsert' as const, id, json };
       }
       if (op?.type === 'delete') {
         assertDocumentId(op.id);
@@ -261,13 +265,15 @@ export class SqliteDocumentStore implements DocumentStore {
   async dropCollection(collection: string): Promise<boolean> {
     assertCollectionName(collection);
     try {
-      const existed = this.db
-        .transaction(() => {
-          const found = this.tableExists(collection);
-          if (found) this.db.exec(`DROP TABLE ${tableName(collection)}`);
-          return found;
-        })
-        .immediate();
+      const existed = this.locked(() =>
+        this.db
+          .transaction(() => {
+            const found = this.tableExists(collection);
+            if (found) this.db.exec(`DROP TABLE ${tableName(collection)}`);
+            return found;
+          })
+          .immediate(),
+      );
       // Statements on a dropped table cannot run again; the cache is small, so rebuild it all.
       this.statements.clear();
       this.knownTables.delete(collection);
@@ -319,8 +325,10 @@ export class SqliteDocumentStore implements DocumentStore {
   private write<R>(collection: string, run: () => R): R {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        this.ensureTable(collection);
-        return run();
+        return this.locked(() => {
+          this.ensureTable(collection);
+          return run();
+        });
       } catch (error) {
         if (isNoSuchTable(error) && attempt === 1) {
           this.knownTables.delete(collection);
@@ -329,6 +337,16 @@ export class SqliteDocumentStore implements DocumentStore {
         }
         throw mapSqliteError(error, collection);
       }
+    }
+  }
+
+  private locked<R>(run: () => R): R {
+    if (this.writeLock === undefined) return run();
+    this.writeLock.acquire();
+    try {
+      return run();
+    } finally {
+      this.writeLock.release();
     }
   }
 

@@ -3,6 +3,7 @@ import type { EventEnvelope } from '@lomo/contracts';
 import type { EventStore, Position } from '@lomo/eventstore';
 import type { Logger, Metrics } from '@lomo/observability';
 import type { DocumentStore } from '../../document-store/document-store.port';
+import { WRITE_LOCK_BYTES } from '../../document-store/sqlite/sqlite-write-lock';
 import type { ChangeNoticeSink } from './change-notice';
 import { InvalidProjectionError, RebuildInterruptedError } from './errors';
 import { assertProjectionShape, physicalCollection } from './physical-names';
@@ -12,7 +13,15 @@ import type { AnyProjection } from './projection-definition';
 import { ProjectionEngine, type EngineContext } from './projection-engine';
 import { ProjectionMetrics } from './projection-metrics';
 import { assessHealth, type ProjectionState, type ProjectionStatus, type ProjectorHealth } from './projection-status';
-import { prefixesOf, rebuildCollections, type RebuildTarget } from './rebuild';
+import { prefixesOf, rebuildCollections, type RebuildResult, type RebuildTarget } from './rebuild';
+import { planRebuildGroups } from './rebuild-groups';
+import {
+  canRebuildOnThread,
+  DEFAULT_REBUILD_THREADS_MIN_EVENTS,
+  rebuildOnThread,
+  RebuildThreadUnavailableError,
+  type RebuildThreadsOptions,
+} from './rebuild-threads';
 import { RetiredCollections } from './retired-collections';
 import { SerialQueue } from './serial-queue';
 import { TurnTaskLookup } from './turn-task-lookup';
@@ -29,6 +38,12 @@ export interface ProjectionRunnerOptions {
   instanceId?: string;
   /** Events per read (and per bulk write round) while rebuilding. */
   rebuildBatchSize?: number;
+  /**
+   * Rebuild on worker threads (SQLite files only), one group of projections per thread: projections
+   * reading the same stream categories share a thread and one read of the log. Projections a
+   * thread cannot load (not in `readModelProjections`) are rebuilt on this thread, alongside.
+   */
+  rebuildThreads?: RebuildThreadsOptions;
   /** Events per read while sweeping the store after a checkpoint. */
   sweepBatchSize?: number;
   rebuildLeaseMs?: number;
@@ -76,6 +91,11 @@ export class ProjectionRunner {
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private stopped = false;
+  private readonly appliedListeners = new Set<() => void>();
+  /** Read by rebuild threads at every batch: 1 once stop() was called. */
+  private readonly threadStop = new Int32Array(new SharedArrayBuffer(4));
+  /** Taken by rebuild threads around each write transaction on the read-model file. */
+  private readonly threadWriteLock = new SharedArrayBuffer(WRITE_LOCK_BYTES);
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     const names = new Set<string>();
@@ -166,12 +186,25 @@ export class ProjectionRunner {
    */
   apply(events: readonly EventEnvelope[]): Promise<void> {
     return this.serial.run(async () => {
-      for (const slot of this.slots) {
-        if (slot.state !== 'live' || slot.engine === undefined) continue;
-        const result = await slot.engine.apply(events);
-        this.metrics?.count(slot.definition.name, result);
+      try {
+        for (const slot of this.slots) {
+          if (slot.state !== 'live' || slot.engine === undefined) continue;
+          const result = await slot.engine.apply(events);
+          this.metrics?.count(slot.definition.name, result);
+        }
+      } finally {
+        this.announceApplied();
       }
     });
+  }
+
+  /**
+   * `listener` runs after every batch the live projections applied (from a feed or a sweep), so a
+   * consistency wait in this process checks again at once; the result unsubscribes.
+   */
+  onApplied(listener: () => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   /** One pass over the store after each live collection's checkpoint, up to the head. */
@@ -202,11 +235,22 @@ export class ProjectionRunner {
   /** Stops timers and rebuild loops and waits for the work in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
+    Atomics.store(this.threadStop, 0, 1);
     if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
     this.retired.cancel();
     await this.readyPromise.catch(() => undefined);
     await this.sweeping?.catch(() => undefined);
     await this.serial.run(async () => undefined);
+  }
+
+  private announceApplied(): void {
+    for (const listener of this.appliedListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.warn({ error: describe(error) }, 'an applied-batch listener failed');
+      }
+    }
   }
 
   private goLive(slot: Slot): void {
@@ -244,8 +288,12 @@ export class ProjectionRunner {
           oldest ??= event.metadata.occurredAt;
         }
         // Applied first: `this.metrics?.count(..., await apply())` would skip the apply without metrics.
-        const result = await engine.apply(page);
-        this.metrics?.count(slot.definition.name, result);
+        try {
+          const result = await engine.apply(page);
+          this.metrics?.count(slot.definition.name, result);
+        } finally {
+          this.announceApplied();
+        }
       });
       position = page[page.length - 1].metadata.globalPosition;
       await this.checkpoints.save(slot.physical, position);
@@ -296,54 +344,136 @@ export class ProjectionRunner {
     await this.sweepSlot(slot);
   }
 
+  /**
+   * Rebuilds the claimed slots, in groups on threads when configured, and switches each group's
+   * aliases as soon as that group is done. A group that fails marks its own slots failed; the
+   * others go on. The first failure is rethrown once every group ended.
+   */
   private async rebuildAndSwitch(slots: Slot[]): Promise<void> {
-    const names = slots.map((s) => s.definition.name);
     const leaseMs = this.options.rebuildLeaseMs ?? 60_000;
     let renewedAt = Date.now();
+    let renewing: Promise<void> | undefined;
+    // The lease covers every claimed slot, renewed on any group's progress; a renewal that failed
+    // is tried again at the next batch, not a third of a lease later.
+    const renewIfDue = async () => {
+      if (renewing !== undefined || Date.now() - renewedAt <= leaseMs / 3) return;
+      const started = Date.now();
+      renewing = (async () => {
+        for (const slot of slots) await this.claim(slot);
+      })();
+      try {
+        await renewing;
+        renewedAt = started;
+      } finally {
+        renewing = undefined;
+      }
+    };
+    for (const slot of slots) {
+      slot.state = 'rebuilding';
+      slot.rebuiltEvents = 0;
+    }
+    const threads = (await this.useThreads()) ? this.options.rebuildThreads : undefined;
+    const onThreads = threads !== undefined ? slots.filter((s) => canRebuildOnThread(s.definition)) : [];
+    const here = slots.filter((s) => !onThreads.includes(s));
+    const groups = planRebuildGroups(onThreads, threads?.threads ?? 0, (s) => s.definition.categories);
+    const runs = groups.map((group) => this.rebuildGroup(group, 'thread', renewIfDue));
+    if (here.length > 0) runs.push(this.rebuildGroup(here, 'here', renewIfDue));
+    const failures = (await Promise.all(runs)).filter((error) => error !== undefined);
+    if (failures.length > 0) throw failures[0];
+  }
+
+  /** Threads are configured and the log is big enough to be worth them (SQLite positions count events). */
+  private async useThreads(): Promise<boolean> {
+    const threads = this.options.rebuildThreads;
+    if (threads === undefined || threads.threads < 1) return false;
+    const minEvents = threads.minEvents ?? DEFAULT_REBUILD_THREADS_MIN_EVENTS;
+    if (minEvents <= 0) return true;
+    const head = Number((await this.options.events.headPosition()) ?? 0);
+    return !Number.isFinite(head) || head >= minEvents;
+  }
+
+  /** One group: rebuilt, then switched. Resolves with its error instead of rejecting. */
+  private async rebuildGroup(
+    slots: Slot[],
+    where: 'thread' | 'here',
+    renewIfDue: () => Promise<void>,
+  ): Promise<unknown> {
+    const names = slots.map((s) => s.definition.name);
     try {
-      for (const slot of slots) {
-        slot.state = 'rebuilding';
-        slot.rebuiltEvents = 0;
-      }
       const targets: RebuildTarget[] = slots.map((s) => ({ definition: s.definition, physical: s.physical }));
-      const result = await rebuildCollections(targets, {
-        documents: this.options.documents,
-        events: this.options.events,
-        context: this.context,
-        logger: this.logger,
-        batchSize: this.options.rebuildBatchSize ?? 5_000,
-        onBatch: async (progress) => {
-          for (const slot of slots) slot.rebuiltEvents = progress.events;
-          if (this.stopped) throw new RebuildInterruptedError(names);
-          if (Date.now() - renewedAt > leaseMs / 3) {
-            renewedAt = Date.now();
-            for (const slot of slots) await this.claim(slot);
-          }
-        },
-      });
-      for (const slot of slots) {
-        if (result.position !== undefined) await this.checkpoints.save(slot.physical, result.position);
-        const retired = await this.aliases.switchTo(slot.definition.name, slot.definition.version, slot.physical);
-        this.logger.info(
-          { projection: slot.definition.name, collection: slot.physical, retired, events: result.events },
-          'alias switched to the rebuilt collection',
-        );
-        await this.serial.run(async () => this.goLive(slot));
-        // Events appended after the rebuild's last read, which the feeds skipped meanwhile.
-        await this.sweepSlot(slot);
-        await this.retired.dropLater(retired);
+      let result: RebuildResult | undefined;
+      if (where === 'thread') {
+        try {
+          result = await this.rebuildOnThread(slots, targets, renewIfDue);
+        } catch (error) {
+          if (!(error instanceof RebuildThreadUnavailableError)) throw error;
+          this.logger.warn(
+            { projections: names, reason: error.reason },
+            'no rebuild thread could start; rebuilding on this thread',
+          );
+        }
       }
+      result ??= await this.rebuildHere(slots, targets, renewIfDue);
+      await this.switchRebuilt(slots, result);
+      return undefined;
     } catch (error) {
       if (error instanceof RebuildInterruptedError) {
         this.logger.info({ projections: names }, 'rebuild interrupted by a stop; the next start begins it again');
-        return;
+        return undefined;
       }
       for (const slot of slots) {
         slot.state = 'failed';
         slot.error = describe(error);
       }
       this.logger.error({ projections: names, error: describe(error) }, 'rebuild failed');
-      throw error;
+      return error;
+    }
+  }
+
+  private rebuildHere(slots: Slot[], targets: RebuildTarget[], renewIfDue: () => Promise<void>) {
+    const names = slots.map((s) => s.definition.name);
+    return rebuildCollections(targets, {
+      documents: this.options.documents,
+      events: this.options.events,
+      context: this.context,
+      logger: this.logger,
+      batchSize: this.options.rebuildBatchSize ?? 5_000,
+      onBatch: async (progress) => {
+        for (const slot of slots) slot.rebuiltEvents = progress.events;
+        if (this.stopped) throw new RebuildInterruptedError(names);
+        await renewIfDue();
+      },
+    });
+  }
+
+  private rebuildOnThread(slots: Slot[], targets: RebuildTarget[], renewIfDue: () => Promise<void>) {
+    return rebuildOnThread(targets, {
+      threads: this.options.rebuildThreads as RebuildThreadsOptions,
+      batchSize: this.options.rebuildBatchSize ?? 5_000,
+      stop: this.threadStop,
+      writeLock: this.threadWriteLock,
+      logger: this.logger,
+      onProgress: (events) => {
+        for (const slot of slots) slot.rebuiltEvents = events;
+        renewIfDue().catch((error: unknown) =>
+          this.logger.warn({ error: describe(error) }, 'rebuild lease renewal failed; retrying at the next batch'),
+        );
+      },
+    });
+  }
+
+  private async switchRebuilt(slots: Slot[], result: RebuildResult): Promise<void> {
+    for (const slot of slots) {
+      if (result.position !== undefined) await this.checkpoints.save(slot.physical, result.position);
+      const retired = await this.aliases.switchTo(slot.definition.name, slot.definition.version, slot.physical);
+      this.logger.info(
+        { projection: slot.definition.name, collection: slot.physical, retired, events: result.events },
+        'alias switched to the rebuilt collection',
+      );
+      await this.serial.run(async () => this.goLive(slot));
+      // Events appended after the rebuild's last read, which the feeds skipped meanwhile.
+      await this.sweepSlot(slot);
+      await this.retired.dropLater(retired);
     }
   }
 }
