@@ -77,7 +77,7 @@ export const configShape = {
     .optional(),
   MONGODB_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/),
   LOMO_READ_MODELS_PATH: z.string().min(1).optional(),
-  LOMO_PROJECTOR_FEED: z.enum(['bus', 'store']),
+  LOMO_PROJECTOR_FEED: z.enum(['bus', 'store']).optional(),
   LOMO_PROJECTOR_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000),
   LOMO_PROJECTOR_MAX_LAG_SECONDS: z.coerce.number().min(1).max(86_400),
   LOMO_NOTIFIER_SQLITE_PATH: z.string().min(1).optional(),
@@ -214,8 +214,9 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     meaning: 'SQLite file of the read models (embedded)',
   },
   LOMO_PROJECTOR_FEED: {
-    default: 'bus',
-    meaning: '`bus`: relayed events (consumer group `projector`); `store`: tail the event store',
+    default: '<store when LOMO_MODE=embedded, else bus>',
+    meaning:
+      '`bus`: relayed events (consumer group `projector`); `store`: tail the event store (one hop fewer: embedded mode needs no relay between the store and its own projector)',
   },
   LOMO_PROJECTOR_SWEEP_MS: {
     default: '5000',

@@ -15,6 +15,13 @@ describe('loadConfig', () => {
     expect(c.LOMO_SQLITE_PATH).toMatch(/\.data\/events\.sqlite$/);
   });
 
+  it('feeds the projector from the store in embedded mode and from the bus in distributed mode, unless told', () => {
+    expect(loadConfig({}).LOMO_PROJECTOR_FEED).toBe('store');
+    expect(loadConfig({ LOMO_MODE: 'distributed' }).LOMO_PROJECTOR_FEED).toBe('bus');
+    expect(loadConfig({ LOMO_PROJECTOR_FEED: 'bus' }).LOMO_PROJECTOR_FEED).toBe('bus');
+    expect(loadConfig({ LOMO_MODE: 'distributed', LOMO_PROJECTOR_FEED: 'store' }).LOMO_PROJECTOR_FEED).toBe('store');
+  });
+
   it('stops with a message naming the variable on a wrong value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);

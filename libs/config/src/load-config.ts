@@ -11,8 +11,14 @@ type Raw = z.infer<z.ZodObject<typeof configShape>>;
 
 export type LomoConfig = Omit<
   Raw,
-  'LOMO_SQLITE_PATH' | 'LOMO_BUS_PATH' | 'LOMO_BLOB_DIR' | 'LOMO_WORKER_ID' | 'LOMO_AUTH_SQLITE_PATH'
+  | 'LOMO_SQLITE_PATH'
+  | 'LOMO_BUS_PATH'
+  | 'LOMO_BLOB_DIR'
+  | 'LOMO_WORKER_ID'
+  | 'LOMO_AUTH_SQLITE_PATH'
+  | 'LOMO_PROJECTOR_FEED'
 > & {
+  LOMO_PROJECTOR_FEED: 'bus' | 'store';
   LOMO_SQLITE_PATH: string;
   LOMO_BUS_PATH: string;
   LOMO_BLOB_DIR: string;
@@ -83,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...c,
     LOMO_DATA_DIR: dataDir,
+    LOMO_PROJECTOR_FEED: c.LOMO_PROJECTOR_FEED ?? (c.LOMO_MODE === 'embedded' ? 'store' : 'bus'),
     LOMO_SQLITE_PATH: c.LOMO_SQLITE_PATH ?? path.join(dataDir, 'events.sqlite'),
     LOMO_BUS_PATH: c.LOMO_BUS_PATH ?? path.join(dataDir, 'bus.sqlite'),
     LOMO_BLOB_DIR: c.LOMO_BLOB_DIR ?? path.join(dataDir, 'blobs'),
