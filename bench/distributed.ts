@@ -32,9 +32,9 @@ import {
 } from '@lomo/bus';
 import { SqliteEventStore } from '@lomo/eventstore';
 import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '../libs/eventstore/src/testing/sample-events';
-import { gql, gqlData } from '../test/distributed/multi-process/api-client';
 import { Cluster } from '../test/distributed/multi-process/cluster';
 import { Drill, KAFKA_BROKERS } from '../test/distributed/multi-process/drill';
+import { appendToVisible as measureAppendToVisible, type Latency } from './api-latency';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
 const WARMUP = 10;
@@ -52,57 +52,10 @@ const PARTITIONS = 8;
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const note = (line: string) => process.stderr.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-interface Latency {
-  p50: number;
-  p99: number;
-  max: number;
-  n: number;
-}
-
-function percentiles(samples: readonly number[]): Latency {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { p50: round(at(0.5)), p99: round(at(0.99)), max: round(sorted[sorted.length - 1]), n: sorted.length };
-}
-const round = (ms: number) => Math.round(ms * 10) / 10;
-
-const SEND = 'mutation($text: String!) { sendMessage(text: $text) { messageId consistencyToken } }';
-const VISIBLE = 'query($id: ID!, $token: String) { message(id: $id, consistentWith: $token) { id } }';
-
-/** Sends paced messages through one API and times each until the read model shows it. */
-async function appendToVisible(url: string, token: string, label: string): Promise<Latency> {
-  const samples: number[] = [];
-  for (let i = 0; i < WARMUP + MESSAGES; i += 1) {
-    const started = nowMs();
-    const sent = await gqlData<{ sendMessage: { messageId: string; consistencyToken: string } }>(url, token, SEND, {
-      text: `Bench message ${i}: a thought about the harbour mural`,
-    });
-    const { messageId, consistencyToken } = sent.sendMessage;
-    let visible = false;
-    let variables: Record<string, unknown> = { id: messageId, token: consistencyToken };
-    while (!visible) {
-      const read = await gql<{ message: { id: string } | null }>(url, token, VISIBLE, variables);
-      visible = read.data?.message != null;
-      if (!visible) {
-        if (nowMs() - started > 30_000) throw new Error(`${label}: message ${messageId} not visible after 30 s`);
-        // The bounded wait ran out (or the token was refused): plain polling from here.
-        variables = { id: messageId };
-        await sleep(5);
-      }
-    }
-    const elapsed = nowMs() - started;
-    if (i >= WARMUP) samples.push(elapsed);
-    if ((i + 1) % 50 === 0) note(`${label}: ${i + 1}/${WARMUP + MESSAGES} messages`);
-    await sleep(PACE_MS - elapsed);
-  }
-  // Latency that grows with the run (documents accumulating) shows as early vs late medians.
-  const quarter = Math.max(1, Math.floor(samples.length / 4));
-  note(
-    `${label}: p50 of the first ${quarter} messages ${percentiles(samples.slice(0, quarter)).p50} ms, of the last ${quarter} ${percentiles(samples.slice(-quarter)).p50} ms`,
-  );
-  return percentiles(samples);
+/** Paced messages through one API, each timed until the read model shows it (bench/api-latency.ts). */
+function appendToVisible(url: string, token: string, label: string): Promise<Latency> {
+  return measureAppendToVisible({ url, token, messages: MESSAGES, warmup: WARMUP, paceMs: PACE_MS, label, note });
 }
 
 async function kafkaLatency(): Promise<Latency> {
