@@ -48,7 +48,8 @@ export class Drill {
   constructor(overrides: Record<string, string> = {}) {
     this.env = {
       NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
+      // DRILL_LOG_LEVEL=debug with DRILL_LOG_DIR for a post-mortem.
+      LOG_LEVEL: process.env.DRILL_LOG_LEVEL ?? 'info',
       LOMO_MODE: 'distributed',
       LOMO_BUS: 'kafka',
       KAFKA_BROKERS: KAFKA_BROKERS.join(','),

@@ -231,7 +231,11 @@ export class Scenario {
           p.mainlineUpdated.items.filter((it) => it.routing?.taskId != null).map((it) => it.id),
         ),
       );
-      expect([`api-${i + 1}`, this.messageIds.filter((id) => !routedIds.has(id))]).toEqual([`api-${i + 1}`, []]);
+      const missing = this.messageIds.filter((id) => !routedIds.has(id));
+      // On failure, what the feed itself went through says whether it stalled, ended or erred.
+      const state =
+        missing.length === 0 ? {} : { payloads: feed.payloads.length, ended: feed.ended, errors: feed.errors };
+      expect([`api-${i + 1}`, missing, state]).toEqual([`api-${i + 1}`, [], {}]);
     }
     this.assertFeedsAlive();
     // A consumer dead inside a live process can hide behind its group's other members and the

@@ -89,6 +89,16 @@ export class ChangeNoticeFanout implements OnApplicationBootstrap, OnApplication
     }
     const notice = parsed.data;
     const set = this.listeners.get(keyOf(notice.projection, notice.workspaceId));
+    this.logger.debug(
+      {
+        projection: notice.projection,
+        workspaceId: notice.workspaceId,
+        documentId: notice.documentId,
+        streams: notice.streams,
+        listeners: set?.size ?? 0,
+      },
+      'change notice received',
+    );
     if (set === undefined) return;
     for (const listener of [...set]) {
       try {

@@ -46,7 +46,13 @@ export class MainLineUpdates {
       const document = await this.readModels.getMessage(caller.workspaceId, id);
       if (document === undefined || document.userId !== caller.userId) return;
       const revision = revisionOf(document);
-      if (!sent.advance(id, revision)) return;
+      if (!sent.advance(id, revision)) {
+        this.logger.debug(
+          { workspaceId: caller.workspaceId, messageId: id, revision },
+          'main-line item not newer than sent',
+        );
+        return;
+      }
       const consistencyToken = encodeConsistencyToken([{ streamId: mainStream, revision }]);
       outbox.push({ snapshot: false, items: [mapMainLineItem(document)], consistencyToken }, id);
     };
