@@ -13,8 +13,11 @@ const HOLD_MS = 3_000;
 const GAP_MS = 300;
 
 /**
- * SIGKILLs `victim` while it is inside a notes.create call: its ToolCallStarted is in the store
- * (under its own lease) and the tool has not returned.
+ * SIGKILLs the first of `candidates` seen inside a notes.create call: its ToolCallStarted is in
+ * the store (under its own lease) and the tool has not returned. Any candidate will do: which
+ * executor gets a task's wake-ups depends on the partition its key hashes to and on when the
+ * group last rebalanced, so a fixed victim may never get a call (4 tasks all landing on the
+ * other executor's partitions happened here).
  *
  * A real tool call takes a millisecond, far too short to be seen from outside and hit. So the
  * drill holds the write lock of the tools database all executors share (a plain SQLite
@@ -24,9 +27,9 @@ const GAP_MS = 300;
  */
 export async function killInsideToolCall(
   drill: Drill,
-  victim: AppProcess,
+  candidates: readonly AppProcess[],
   timeoutMs: number,
-): Promise<{ turnId: string; callId: string }> {
+): Promise<{ victim: AppProcess; turnId: string; callId: string }> {
   const lock = new Database(drill.toolsPath, { timeout: 5_000 });
   const deadline = Date.now() + timeoutMs;
   try {
@@ -35,13 +38,13 @@ export async function killInsideToolCall(
       const heldUntil = Date.now() + HOLD_MS;
       try {
         while (Date.now() < heldUntil) {
-          const caught = callsInFlight(turnFacts(await drill.events()), victim.name).find(
-            (c) => c.tool === 'notes.create',
-          );
-          if (caught !== undefined) {
+          const facts = turnFacts(await drill.events());
+          for (const victim of candidates) {
+            const caught = callsInFlight(facts, victim.name).find((c) => c.tool === 'notes.create');
+            if (caught === undefined) continue;
             victim.signal('SIGKILL');
             await victim.exited;
-            return caught;
+            return { victim, turnId: caught.turnId, callId: caught.callId };
           }
           await sleep(25);
         }
@@ -50,7 +53,8 @@ export async function killInsideToolCall(
       }
       await sleep(GAP_MS);
     }
-    throw new Error(`${victim.name} never started a notes.create call within ${timeoutMs} ms\n${drill.diagnostics()}`);
+    const names = candidates.map((c) => c.name).join(', ');
+    throw new Error(`none of ${names} started a notes.create call within ${timeoutMs} ms\n${drill.diagnostics()}`);
   } finally {
     lock.close();
   }
