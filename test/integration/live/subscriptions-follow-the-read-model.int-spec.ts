@@ -88,14 +88,25 @@ describe('GraphQL subscriptions follow the read model', () => {
 
       // Progress after the first state, for sure: a second message to the task opens a new turn.
       await api.gql(api.devToken, SEND, { text: 'Also note: buy bread', taskId });
-      const doneAt = await task.waitFor(
-        (p) =>
-          stateOf(p).counts.turns >= 2 &&
-          stateOf(p).activeTurnSummary === null &&
-          stateOf(p).counts.steps > first.counts.steps,
-        'the second turn to commit its steps and end',
-        1,
-      );
+      // 60 s: on two loaded cores (CI runs the suites in parallel) the turn itself took over 20 s once.
+      const doneAt = await task
+        .waitFor(
+          (p) =>
+            stateOf(p).counts.turns >= 2 &&
+            stateOf(p).activeTurnSummary === null &&
+            stateOf(p).counts.steps > first.counts.steps,
+          'the second turn to commit its steps and end',
+          1,
+          60_000,
+        )
+        .catch(async (error: Error) => {
+          // Says which side was behind: the turn (read model not there either) or the subscription.
+          const readModel = await api.gql<{ task: TaskState }>(api.devToken, TASK, { id: taskId });
+          const last = task.payloads[task.payloads.length - 1];
+          throw new Error(
+            `${error.message}; last pushed ${JSON.stringify(last && stateOf(last))}, read model ${JSON.stringify(readModel.data?.task)}`,
+          );
+        });
       // The turn's progress came as it happened, not only as its end.
       const inProgress = task.payloads.slice(1, doneAt).filter((p) => stateOf(p).activeTurnSummary !== null);
       expect(inProgress.length).toBeGreaterThan(0);
