@@ -1,6 +1,10 @@
 import { CoalescingReads } from './coalescing-reads';
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
+const waitUntil = async (condition: () => boolean) => {
+  for (let i = 0; i < 200 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+  expect(condition()).toBe(true);
+};
 
 describe('CoalescingReads', () => {
   it('holds reads until started, then reads each marked id once however many notices came', async () => {
@@ -57,5 +61,32 @@ describe('CoalescingReads', () => {
     );
     for (const id of ['a', 'b', 'c']) coalescing.mark(id);
     expect(overflow).toHaveBeenCalledTimes(1);
+  });
+  it('tries a read that failed retriably again, and fails the subscription only on a lasting or non-retriable error', async () => {
+    const retriable = Object.assign(new Error('socket timed out'), { retriable: true });
+    const attempts: string[] = [];
+    const failures: unknown[] = [];
+    const coalescing = new CoalescingReads(
+      (id) => {
+        attempts.push(id);
+        if (id === 'flaky' && attempts.filter((a) => a === id).length < 3) return Promise.reject(retriable);
+        if (id === 'broken') return Promise.reject(new Error('not retriable'));
+        return Promise.resolve();
+      },
+      new AbortController().signal,
+      10,
+      (error) => failures.push(error),
+      () => undefined,
+    );
+    coalescing.start();
+    coalescing.mark('flaky');
+    coalescing.mark('next');
+    await waitUntil(() => coalescing.idle);
+    expect(attempts).toEqual(['flaky', 'flaky', 'flaky', 'next']);
+    expect(failures).toEqual([]);
+
+    coalescing.mark('broken');
+    await waitUntil(() => failures.length > 0);
+    expect(attempts.filter((a) => a === 'broken')).toHaveLength(1);
   });
 });

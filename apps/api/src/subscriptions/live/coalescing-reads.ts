@@ -1,3 +1,8 @@
+import { retry } from '@lomo/resilience';
+
+/** A read the store calls retriable (a timed-out or dropped connection) is tried again before the subscription fails. */
+const readRetry = { initialDelayMs: 200, maxDelayMs: 2_000, maxAttempts: 4 };
+
 /**
  * Reads documents after their change notices, one at a time, each id at most once per round: a
  * burst of notices for one document costs one read of its latest state, not one per notice.
@@ -51,7 +56,7 @@ export class CoalescingReads {
         const [id] = this.dirty;
         if (id === undefined) break;
         this.dirty.delete(id);
-        await this.read(id);
+        await retry(() => this.read(id), { ...readRetry, signal: this.signal });
       }
     } catch (error) {
       this.dirty.clear();

@@ -57,6 +57,11 @@ export interface ConnectMongoDocumentStoreOptions {
   staleClaimMs?: number;
   /** Fail fast when the server is down; the driver's default waits 30 s. */
   serverSelectionTimeoutMS?: number;
+  /**
+   * A request without an answer for this long fails (retriable) instead of waiting forever: the
+   * driver's default is no limit, and one read that never returned stalled a live subscription.
+   */
+  socketTimeoutMS?: number;
   clientOptions?: MongoClientOptions;
 }
 
@@ -371,6 +376,7 @@ export async function connectMongoDocumentStore(
 ): Promise<MongoDocumentStore> {
   const client = new MongoClient(options.url, {
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5_000,
+    socketTimeoutMS: options.socketTimeoutMS ?? 15_000,
     ...options.clientOptions,
   });
   try {
