@@ -21,6 +21,8 @@ export class CoalescingReads {
     private readonly capacity: number,
     private readonly onFailure: (error: unknown) => void,
     private readonly onOverflow: () => void,
+    /** Told of each read tried again (a slow or dropped store connection is worth a log line). */
+    private readonly onRetry: (error: unknown, attempt: number) => void = () => undefined,
   ) {}
 
   mark(id: string): void {
@@ -56,7 +58,7 @@ export class CoalescingReads {
         const [id] = this.dirty;
         if (id === undefined) break;
         this.dirty.delete(id);
-        await retry(() => this.read(id), { ...readRetry, signal: this.signal });
+        await retry(() => this.read(id), { ...readRetry, signal: this.signal, onRetry: this.onRetry });
       }
     } catch (error) {
       this.dirty.clear();

@@ -72,6 +72,11 @@ export class MainLineUpdates {
         outbox.fail(error);
         onSlowConsumer(error);
       },
+      (error, attempt) =>
+        this.logger.warn(
+          { workspaceId: caller.workspaceId, attempt, error: error instanceof Error ? error.message : String(error) },
+          'main-line subscription read failed; trying again',
+        ),
     );
     // Only the caller's own main stream: other members of the workspace have lines of their own.
     const unlisten = this.fanout.listen(mainLineProjection.name, caller.workspaceId, (notice) => {

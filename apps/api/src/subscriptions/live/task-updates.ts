@@ -51,6 +51,16 @@ export class TaskUpdates {
       1,
       (error) => this.fail(outbox, caller, taskId, error),
       () => undefined,
+      (error, attempt) =>
+        this.logger.warn(
+          {
+            workspaceId: caller.workspaceId,
+            taskId,
+            attempt,
+            error: error instanceof Error ? error.message : String(error),
+          },
+          'task subscription read failed; trying again',
+        ),
     );
     // Listening before the first read: a change applied while it runs is read again afterwards.
     const unlisten = this.fanout.listen(tasksProjection.name, caller.workspaceId, (notice) => {
