@@ -6,6 +6,8 @@
  * mutation to the answer that shows the message.
  */
 
+import { gql } from '../test/distributed/multi-process/api-client';
+
 export interface Latency {
   p50: number;
   p99: number;
@@ -22,27 +24,6 @@ export function percentiles(samples: readonly number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   return { p50: round(at(0.5)), p99: round(at(0.99)), max: round(sorted[sorted.length - 1]), n: sorted.length };
-}
-
-export interface GraphqlResponse<T> {
-  data?: T | null;
-  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
-}
-
-/** POST /graphql with a bearer token; throws on a transport failure, not on GraphQL errors. */
-export async function gql<T>(
-  baseUrl: string,
-  token: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<GraphqlResponse<T>> {
-  const response = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  return (await response.json()) as GraphqlResponse<T>;
 }
 
 const SEND = 'mutation($text: String!) { sendMessage(text: $text) { messageId consistencyToken } }';
