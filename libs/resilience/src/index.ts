@@ -1,1 +1,2 @@
 export * from './retry';
+export * from './nudgeable-wait';

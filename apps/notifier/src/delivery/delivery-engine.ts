@@ -1,7 +1,7 @@
 import type { Logger } from '@lomo/observability';
 import type { Subscription } from '@lomo/eventstore';
 import type { DocumentInput, Filter, StoredDocument } from '@lomo/read-models';
-import { backoffDelay } from '@lomo/resilience';
+import { backoffDelay, NudgeableWait } from '@lomo/resilience';
 import {
   Collections,
   notifierIndexes,
@@ -31,8 +31,7 @@ export class DeliveryEngine {
   private loop: Promise<void> | undefined;
   private appends: Subscription | undefined;
   private stopping = false;
-  private signalled = false;
-  private wake: (() => void) | undefined;
+  private readonly waits = new NudgeableWait();
 
   constructor(private readonly options: DeliveryEngineOptions) {
     this.log = options.logger.child({ component: 'delivery-engine' });
@@ -48,8 +47,7 @@ export class DeliveryEngine {
 
   /** Reconcile now: the service changed something. */
   nudge(): void {
-    this.signalled = true;
-    this.wake?.();
+    this.waits.nudge();
   }
 
   async stop(): Promise<void> {
@@ -70,7 +68,7 @@ export class DeliveryEngine {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      this.signalled = false;
+      this.waits.beginRound();
       let waitMs = this.options.reconcileIntervalMs;
       try {
         await this.reconcile();
@@ -159,16 +157,6 @@ export class DeliveryEngine {
   }
 
   private idle(ms: number): Promise<void> {
-    if (this.signalled || this.stopping) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      this.wake = done;
-    });
+    return this.stopping ? Promise.resolve() : this.waits.wait(ms, { unref: true });
   }
 }

@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@lomo/contracts';
 import type { Logger } from '@lomo/observability';
 import type { StoredDocument } from '@lomo/read-models';
-import { backoffDelay } from '@lomo/resilience';
+import { backoffDelay, NudgeableWait } from '@lomo/resilience';
 import { updateDocument } from '../update-document';
 import { EventSelection } from '../webhooks/event-selection';
 import { sealEntries } from '../webhooks/webhook-secrets';
@@ -39,8 +39,7 @@ export class WebhookRunner implements StreamTurnContext {
   private stopping = false;
   private haltReason: string | undefined;
   private scanLoop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private signalled = false;
+  private readonly waits = new NudgeableWait();
   private retryTimer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private lastRenewal = 0;
@@ -123,8 +122,7 @@ export class WebhookRunner implements StreamTurnContext {
   }
 
   nudge(): void {
-    this.signalled = true;
-    this.wake?.();
+    this.waits.nudge();
   }
 
   /** Waits for the requests in flight (bounded by their timeout) and saves what they changed. */
@@ -227,7 +225,7 @@ export class WebhookRunner implements StreamTurnContext {
   private async scan(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      this.signalled = false;
+      this.waits.beginRound();
       try {
         const read = await this.scanBatch();
         failures = 0;
@@ -333,16 +331,7 @@ export class WebhookRunner implements StreamTurnContext {
 
   /** A poll wait that an append nudge, a stop or a state change ends early. */
   private idle(ms: number): Promise<void> {
-    if (this.signalled || this.stopping) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-    });
+    return this.stopping ? Promise.resolve() : this.waits.wait(ms);
   }
 
   /** A dead letter whose stream has no state here (lost or never stored): deliver just its event. */

@@ -1,4 +1,5 @@
 import { ValidationError, type EventEnvelope } from '@lomo/contracts';
+import { NudgeableWait } from '@lomo/resilience';
 import type { EventHandler, Position, SubscribeOptions, Subscription } from '../event-store.port';
 import type { FilterSql } from './event-filter-sql';
 import { formatPosition, parsePosition } from './sqlite-position';
@@ -40,8 +41,7 @@ export class PollingSubscription implements Subscription {
   private cursor: number | undefined;
   private savedCursor: number | undefined;
   private stopping = false;
-  private signalled = false;
-  private wake: (() => void) | undefined;
+  private readonly waits = new NudgeableWait();
   private settleCaughtUp: ((error?: unknown) => void) | undefined;
   private readonly batchSize: number;
   private readonly explicitStart: number | undefined;
@@ -107,7 +107,7 @@ export class PollingSubscription implements Subscription {
       let cursor = this.cursor;
       while (!this.stopping) {
         // Cleared before reading: an append committed after this point wakes the next idle wait.
-        this.signalled = false;
+        this.waits.beginRound();
         const batch = this.source.readBatch(cursor, this.filter, this.batchSize);
         for (let i = 0; i < batch.envelopes.length && !this.stopping; i += 1) {
           await this.handler(batch.envelopes[i]);
@@ -158,20 +158,10 @@ export class PollingSubscription implements Subscription {
   }
 
   private wakeUp(): void {
-    this.signalled = true;
-    this.wake?.();
+    this.waits.nudge();
   }
 
   private idle(): Promise<void> {
-    if (this.signalled || this.stopping) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, this.settings.pollIntervalMs);
-      this.wake = done;
-    });
+    return this.stopping ? Promise.resolve() : this.waits.wait(this.settings.pollIntervalMs);
   }
 }
