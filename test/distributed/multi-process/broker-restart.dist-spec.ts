@@ -45,11 +45,7 @@ describe('multi-process deployment: Kafka broker restart', () => {
     // consumer would be one more client riding the outage, and not the one under test.
     await recorder.start();
 
-    await scenario.followTasks(120_000);
-    await scenario.settle(1);
-    await scenario.sendFollowUps();
-    await scenario.settle(2);
-    const verdict = await scenario.verify();
+    const verdict = await scenario.completeAndVerify(120_000);
 
     await recorder.seen(
       (await drill.events()).map((e) => e.metadata.eventId),

@@ -44,11 +44,7 @@ describe('multi-process deployment: relay failover', () => {
     const { relay: heir, lease: after } = await activeRelay(drill.sqlitePath, drill.relays, victim);
     expect(after.epoch).toBeGreaterThan(before.epoch);
 
-    await scenario.followTasks();
-    await scenario.settle(1);
-    await scenario.sendFollowUps();
-    await scenario.settle(2);
-    const verdict = await scenario.verify();
+    const verdict = await scenario.completeAndVerify();
 
     await recorder.seen(await storeEventIds(), 'every stored event on the topics');
     expect(recorder.duplicatesWithinEpochs()).toEqual([]);
@@ -86,11 +82,7 @@ describe('multi-process deployment: relay failover', () => {
       30_000,
     );
 
-    await scenario.followTasks();
-    await scenario.settle(1);
-    await scenario.sendFollowUps();
-    await scenario.settle(2);
-    const verdict = await scenario.verify();
+    const verdict = await scenario.completeAndVerify();
 
     await recorder.seen(await storeEventIds(), 'every stored event on the topics');
     // Not one message more under the woken relay's epoch: whatever it had in flight was aborted.

@@ -100,6 +100,18 @@ export class Scenario {
   }
 
   /** Waits for every first message's routing, then follows each task live on every instance. */
+  /**
+   * The rest of the scenario after a drill's disruption: follow every task, let its first turn
+   * end, send the follow-ups, let the second turns end, then check every guarantee.
+   */
+  async completeAndVerify(followTimeoutMs?: number): Promise<Verdict> {
+    await this.followTasks(followTimeoutMs);
+    await this.settle(1);
+    await this.sendFollowUps();
+    await this.settle(2);
+    return this.verify();
+  }
+
   async followTasks(timeoutMs = 120_000): Promise<void> {
     const routed: string[] = [];
     for (const id of this.messageIds) routed.push(await this.drill.routedTask(this.token, id, timeoutMs));
