@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import lomo from './scripts/eslint/package-boundaries.mjs';
 
 // The domain and the contracts stay framework-free: DESIGN.md §1.
 const infrastructure = [
@@ -28,7 +29,7 @@ export default tseslint.config(
       'coverage/**',
       'schemas/**',
       '.cache/**',
-      'scripts/*.cjs',
+      'scripts/**/*.cjs',
       'jest.config.js',
     ],
   },
@@ -40,6 +41,12 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // Package boundaries and no test code in production: scripts/eslint/package-boundaries.mjs.
+    files: ['**/*.ts'],
+    plugins: { lomo },
+    rules: { 'lomo/package-boundaries': 'error', 'lomo/no-test-code-in-production': 'error' },
   },
   {
     files: ['libs/domain/**/*.ts', 'libs/contracts/**/*.ts'],

@@ -1,5 +1,5 @@
-// Three projects: unit (pure, in-memory, fast), integration (embedded SQLite, child
-// processes), distributed (needs Kafka / FerretDB started by scripts/infra).
+// Four projects: unit (pure, in-memory, fast), integration (embedded SQLite, child processes),
+// browser (Debian's chromium), distributed (needs Kafka / FerretDB started by scripts/infra).
 const swcOptions = require('./scripts/swc-options.cjs');
 const { jsc, module: mod } = swcOptions('x.ts');
 
@@ -7,7 +7,10 @@ const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc, module: mod, sourceMaps: 'inline' }] },
-  moduleNameMapper: { '^@lomo/([^/]+)$': '<rootDir>/libs/$1/src' },
+  moduleNameMapper: {
+    '^@lomo/([^/]+)/testing$': '<rootDir>/libs/$1/src/testing',
+    '^@lomo/([^/]+)$': '<rootDir>/libs/$1/src',
+  },
   setupFiles: ['reflect-metadata'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
@@ -20,6 +23,8 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts', '<rootDir>/{apps,libs}/**/*.int-spec.ts'],
     },
+    // A real browser: Debian's chromium (npm run test:browser says how to install it).
+    { ...shared, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'] },
     {
       ...shared,
       displayName: 'distributed',

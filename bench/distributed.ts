@@ -31,7 +31,7 @@ import {
   SqliteRelayLeaseStore,
 } from '@lomo/bus';
 import { SqliteEventStore } from '@lomo/eventstore';
-import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '../libs/eventstore/src/testing/sample-events';
+import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
 import { Cluster } from '../test/distributed/multi-process/cluster';
 import { Drill, KAFKA_BROKERS } from '../test/distributed/multi-process/drill';
 import { appendToVisible as measureAppendToVisible, type Latency } from './api-latency';

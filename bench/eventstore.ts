@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { NewEvent } from '@lomo/contracts';
 import { DEFAULT_SYNCHRONOUS, SqliteEventStore, applyPragmas, type SynchronousMode } from '@lomo/eventstore';
-import { makeTempDir } from '../libs/eventstore/src/testing/sqlite-harness';
-import { newTurnStreamId, sampleEventsFor } from '../libs/eventstore/src/testing/sample-events';
+import { makeTempDir } from '@lomo/eventstore/testing';
+import { newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
 
 const ROUNDS = 5;
 const SINGLE_APPENDS = 1_000;

@@ -11,10 +11,10 @@
  */
 import { join } from 'node:path';
 import { SqliteEventStore } from '@lomo/eventstore';
-import { createKafkaEventBus } from '../libs/bus/src/kafka';
-import { EventRelay } from '../libs/bus/src/relay/event-relay';
-import { makeTempDir } from '../libs/eventstore/src/testing/sqlite-harness';
-import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '../libs/eventstore/src/testing/sample-events';
+import { createKafkaEventBus } from '@lomo/bus';
+import { EventRelay } from '@lomo/bus';
+import { makeTempDir } from '@lomo/eventstore/testing';
+import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const STREAMS = 1_000;

@@ -38,9 +38,9 @@ import {
   SqliteDocumentStore,
   type TaskDocument,
 } from '@lomo/read-models';
-import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from '../apps/projector/src/projection-feeds';
-import { rebuildThreadsOf } from '../apps/projector/src/rebuild-threads';
-import { makeTempDir } from '../libs/eventstore/src/testing/sqlite-harness';
+import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from '@lomo/application';
+import { rebuildThreadsOf } from '@lomo/application';
+import { makeTempDir } from '@lomo/eventstore/testing';
 import { appendToVisible, type Latency } from './api-latency';
 import { startStandaloneInProcess } from './standalone-in-process';
 

@@ -18,7 +18,8 @@ import {
   type ModelProvider,
   type ScriptedStep,
 } from '@lomo/llm';
-import { RuntimeHarness, type FaultContext, type FaultInjector } from '@lomo/runtime';
+import { type FaultContext, type FaultInjector } from '@lomo/runtime';
+import { RuntimeHarness } from '@lomo/runtime/testing';
 import { defineTool, okResult } from '@lomo/tools';
 
 const synchronous: SynchronousMode = process.argv.includes('--synchronous')

@@ -7,8 +7,8 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@lomo/config';
 import { silentLogger } from '@lomo/observability';
 import { traceContextMiddleware } from '@lomo/platform';
-import { API_TOKENS } from '../apps/api/src/api-di-tokens';
-import type { ApiTokens } from '../apps/api/src/auth/api-tokens';
+import { API_TOKENS } from '@lomo/api';
+import type { ApiTokens } from '@lomo/auth';
 import { StandaloneModule } from '../apps/standalone/src/standalone.module';
 
 export interface InProcessStandalone {

@@ -1,7 +1,8 @@
-// Compiles apps/ and libs/ into dist/ with SWC, keeping the source tree (so relative imports
-// between apps stay valid; type checking is `npm run typecheck`). Writes dist/apps/<app>/main.js
-// entry points and dist/node_modules/@lomo/<lib> shims so `node dist/apps/<app>/main.js`
-// resolves the path aliases without a loader.
+// Compiles apps/ and libs/ into dist/ with SWC (type checking is `npm run typecheck`). Apps reach
+// libraries by their @lomo names only, so dist/node_modules/@lomo/<lib> shims are all they need to
+// resolve them without a loader; dist/apps/<app>/main.js is each app's entry point. Specs and
+// `testing/` folders are left out: production code never loads test code (the lint rule
+// lomo/no-test-code-in-production), and a dist that ran anyway proves it.
 const fs = require('node:fs');
 const path = require('node:path');
 const { transformFileSync } = require('@swc/core');
@@ -17,6 +18,7 @@ function compileDir(srcDir, outDir) {
   for (const entry of fs.readdirSync(srcDir, { withFileTypes: true })) {
     const from = path.join(srcDir, entry.name);
     if (entry.isDirectory()) {
+      if (entry.name === 'testing') continue;
       count += compileDir(from, path.join(outDir, entry.name));
     } else if (
       entry.name.endsWith('.ts') &&
@@ -42,7 +44,7 @@ for (const app of fs.readdirSync(path.join(root, 'apps'))) {
     fs.writeFileSync(path.join(dist, 'apps', app, 'main.js'), "require('./src/main.js');\n");
   }
 }
-for (const lib of libNames()) {
+for (const lib of libNames().filter((name) => name !== 'testing')) {
   files += compileDir(path.join(root, 'libs', lib, 'src'), path.join(dist, 'libs', lib, 'src'));
   const shimDir = path.join(dist, 'node_modules', '@lomo', lib);
   fs.mkdirSync(shimDir, { recursive: true });

@@ -1,7 +1,7 @@
 // Writes schemas/graphql/schema.graphql from the API's resolvers; `--check` fails when it is stale.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { renderGraphqlSchema, SCHEMA_FILE } from '../apps/api/src/graphql/render-schema';
+import { renderGraphqlSchema, SCHEMA_FILE } from '@lomo/api';
 
 async function main(): Promise<void> {
   const file = path.resolve(__dirname, '..', SCHEMA_FILE);

@@ -1,6 +1,6 @@
-import { FERRETDB_PROFILE } from '../../libs/read-models/src/document-store/mongodb/server-profile';
-import { CLAIMS_COLLECTION } from '../../libs/read-models/src/document-store/mongodb/transition-claims';
-import { createMongoDocumentStoreHarness } from '../../libs/read-models/src/document-store/testing/mongo-harness';
+import { FERRETDB_PROFILE } from '@lomo/read-models';
+import { CLAIMS_COLLECTION } from '@lomo/read-models/testing';
+import { createMongoDocumentStoreHarness } from '@lomo/read-models/testing';
 
 jest.setTimeout(60_000);
 

@@ -1,9 +1,6 @@
-import { FERRETDB_PROFILE, MONGODB_PROFILE } from '../../libs/read-models/src/document-store/mongodb/server-profile';
-import { describeDocumentStoreContract } from '../../libs/read-models/src/document-store/testing/document-store.contract';
-import {
-  createMongoDocumentStoreHarness,
-  mongoUrl,
-} from '../../libs/read-models/src/document-store/testing/mongo-harness';
+import { FERRETDB_PROFILE, MONGODB_PROFILE } from '@lomo/read-models';
+import { describeDocumentStoreContract } from '@lomo/read-models/testing';
+import { createMongoDocumentStoreHarness, mongoUrl } from '@lomo/read-models/testing';
 
 // FerretDB's SQLite backend filters in Go over whole collection files: slower than the embedded
 // adapter, so each test gets room without changing what it checks.

@@ -1,6 +1,6 @@
 import { isLomoError } from '@lomo/contracts';
-import { createKafkaEventBus, type KafkaEventBus, type KafkaEventBusOptions } from '../../libs/bus/src/kafka';
-import { waitFor } from '../../libs/bus/src/testing/wait-for';
+import { createKafkaEventBus, type KafkaEventBus, type KafkaEventBusOptions } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { isBrokerRunning, kafkaBroker } from './support/broker-control';
 import { kafkaBrokers, testBusLogger, uniqueKafkaName } from './support/kafka-test-env';
 

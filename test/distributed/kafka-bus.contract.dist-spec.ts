@@ -1,5 +1,5 @@
-import { createKafkaEventBus, type KafkaEventBus } from '../../libs/bus/src/kafka';
-import { describeEventBusContract } from '../../libs/bus/src/testing/event-bus.contract';
+import { createKafkaEventBus, type KafkaEventBus } from '@lomo/bus';
+import { describeEventBusContract } from '@lomo/bus/testing';
 import { kafkaBrokers, testBusLogger, uniqueKafkaName } from './support/kafka-test-env';
 
 // One dead-letter topic per run: records are keyed by group and every group name is unique.

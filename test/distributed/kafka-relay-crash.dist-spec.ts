@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@lomo/eventstore';
-import type { ReceivedMessage } from '../../libs/bus/src/event-bus.port';
-import { createKafkaEventBus, type KafkaEventBus } from '../../libs/bus/src/kafka';
-import { dedupeByEventId, InMemoryProcessedEventIds } from '../../libs/bus/src/relay/dedupe-by-event-id';
-import { eventIdOf, RelayHeaders } from '../../libs/bus/src/relay/relayed-message';
-import { waitFor } from '../../libs/bus/src/testing/wait-for';
-import { makeTempDir } from '../../libs/eventstore/src/testing/sqlite-harness';
-import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '../../libs/eventstore/src/testing/sample-events';
+import type { ReceivedMessage } from '@lomo/bus';
+import { createKafkaEventBus, type KafkaEventBus } from '@lomo/bus';
+import { dedupeByEventId, InMemoryProcessedEventIds } from '@lomo/bus';
+import { eventIdOf, RelayHeaders } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
+import { makeTempDir } from '@lomo/eventstore/testing';
+import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
 import { TsChild } from './support/child-process';
 import { kafkaBrokers, testBusLogger, uniqueKafkaName } from './support/kafka-test-env';
 

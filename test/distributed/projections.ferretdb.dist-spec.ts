@@ -2,10 +2,7 @@ import fc from 'fast-check';
 import type { EventEnvelope } from '@lomo/contracts';
 import { silentLogger } from '@lomo/observability';
 import { ProjectionRunner, readModelProjections } from '@lomo/read-models';
-import {
-  createMongoDocumentStoreHarness,
-  mongoUrl,
-} from '../../libs/read-models/src/document-store/testing/mongo-harness';
+import { createMongoDocumentStoreHarness, mongoUrl } from '@lomo/read-models/testing';
 import { writeMultiTaskScenario } from '../integration/projections/support/multi-task-scenario';
 import {
   cleanRebuild,

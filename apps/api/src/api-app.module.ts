@@ -1,10 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { TaskCommandsModule } from '../../executor/src/task-commands.module';
-import { NotifierModule } from '../../notifier/src/notifier.module';
-import { ApiModule } from './api.module';
-import { ApiReadSideModule } from './read-side/api-read-side.module';
+import { NotifierModule } from '@lomo/webhooks';
+import { ApiModule } from '@lomo/api';
+import { ApiReadSideModule } from '@lomo/api';
 
 /**
  * The API as a process of its own (distributed mode): commands in (messages through ApiModule, task commands),
@@ -17,7 +16,6 @@ export class ApiAppModule {
       module: ApiAppModule,
       imports: [
         PlatformModule.forRoot(config, options),
-        TaskCommandsModule,
         // Webhook management only: the notifier process runs the delivery engine.
         ApiModule.register(config, {
           readSide: ApiReadSideModule.register(config),

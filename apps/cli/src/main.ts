@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { ConfigError, isLomoError } from '@lomo/contracts';
 import { loadConfig } from '@lomo/config';
-import { ApiTokens } from '../../api/src/auth/api-tokens';
-import { SqliteApiTokenStore } from '../../api/src/auth/sqlite-api-token-store';
+import { ApiTokens } from '@lomo/auth';
+import { SqliteApiTokenStore } from '@lomo/auth';
 import { UsageError } from './parse-args';
 import { runTokensCommand, TOKENS_USAGE } from './tokens-command';
 

@@ -1,5 +1,5 @@
-import { ApiTokens } from '../../api/src/auth/api-tokens';
-import { SqliteApiTokenStore } from '../../api/src/auth/sqlite-api-token-store';
+import { ApiTokens } from '@lomo/auth';
+import { SqliteApiTokenStore } from '@lomo/auth';
 import { UsageError } from './parse-args';
 import { runTokensCommand } from './tokens-command';
 

@@ -1,4 +1,4 @@
-import type { ApiTokens } from '../../api/src/auth/api-tokens';
+import type { ApiTokens } from '@lomo/auth';
 import { parseArgs, UsageError } from './parse-args';
 
 export const TOKENS_USAGE = [

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { ExecutorModule, type ExecutorModuleOptions } from './executor.module';
+import { ExecutorModule, type ExecutorModuleOptions } from '@lomo/application';
 
 /** The executor as a process of its own (distributed mode): the platform plus the runtime. */
 @Module({})

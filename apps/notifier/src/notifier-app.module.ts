@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { NotifierModule, type NotifierModuleOptions } from './notifier.module';
+import { NotifierModule, type NotifierModuleOptions } from '@lomo/webhooks';
 
 /** The notifier as a process of its own (distributed mode): the platform plus the notifier. */
 @Module({})

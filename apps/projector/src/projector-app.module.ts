@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { ProjectorModule, type ProjectorModuleOptions } from './projector.module';
+import { ProjectorModule, type ProjectorModuleOptions } from '@lomo/application';
 
 /** The projector as a process of its own (distributed mode): the platform plus the projector. */
 @Module({})

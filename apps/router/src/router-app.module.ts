@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { RouterModule } from './router.module';
+import { RouterModule } from '@lomo/application';
 
 /** The router as a process of its own (distributed mode). */
 @Module({})

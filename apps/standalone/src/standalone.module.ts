@@ -1,12 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { MessagesModule } from '../../api/src/messages/messages.module';
-import { RouterModule } from '../../router/src/router.module';
-import { ExecutorModule } from '../../executor/src/executor.module';
-import { ProjectorModule } from '../../projector/src/projector.module';
-import { ApiModule } from '../../api/src/api.module';
-import { NotifierModule } from '../../notifier/src/notifier.module';
+import { MessagesModule } from '@lomo/application';
+import { RouterModule } from '@lomo/application';
+import { ExecutorModule } from '@lomo/application';
+import { ProjectorModule } from '@lomo/application';
+import { ApiModule } from '@lomo/api';
+import { NotifierModule } from '@lomo/webhooks';
 
 /** Every app in one process on the embedded adapters; apps join here as they arrive. */
 @Module({})

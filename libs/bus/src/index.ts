@@ -23,15 +23,6 @@ export {
   eventIdOf,
 } from './relay/relayed-message';
 export { dedupeByEventId, InMemoryProcessedEventIds, type ProcessedEventIds } from './relay/dedupe-by-event-id';
-// Test support (defines jest suites only when called; no test-framework import at load time).
-export {
-  describeEventBusContract,
-  type EventBusContractTiming,
-  type EventBusHarness,
-  type EventBusHarnessFactory,
-} from './testing/event-bus.contract';
-export { InMemoryEventStore } from './testing/in-memory-event-store';
-export { waitFor } from './testing/wait-for';
 export { createKafkaEventBus, KafkaEventBus, type KafkaEventBusOptions } from './kafka';
 export {
   KafkaTransactionalPublisher,

@@ -58,7 +58,6 @@ export const configShape = {
   LOMO_LEASE_MS: positiveInt(600_000),
   LOMO_WATCHDOG_INTERVAL_MS: positiveInt(3_600_000),
   LOMO_MAX_STEPS_PER_TURN: positiveInt(10_000),
-  LOMO_EFFECT_LOG: z.string().min(1).optional(),
   LOMO_AUTH_SQLITE_PATH: z.string().min(1).optional(),
   LOMO_API_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_000_000),
   LOMO_API_MAX_BATCH: positiveInt(100),
@@ -174,9 +173,6 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_LEASE_MS: { default: '30000', meaning: 'Turn lease duration; the holder renews at a third of it' },
   LOMO_WATCHDOG_INTERVAL_MS: { default: '10000', meaning: 'How often the watchdog scans active work' },
   LOMO_MAX_STEPS_PER_TURN: { default: '50', meaning: 'Steps after which the runtime stops a turn (runaway guard)' },
-  LOMO_EFFECT_LOG: {
-    meaning: 'Drills only: a JSONL file where every real tool effect is recorded with its idempotency key',
-  },
   LOMO_AUTH_SQLITE_PATH: { default: '$LOMO_DATA_DIR/auth.sqlite', meaning: 'SQLite file of the hashed API tokens' },
   LOMO_API_MAX_BODY_BYTES: { default: '100000', meaning: 'Largest HTTP request body the API reads' },
   LOMO_API_MAX_BATCH: {

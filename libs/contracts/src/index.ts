@@ -12,3 +12,4 @@ export { eventSamples, sampleIds } from './samples/event-samples';
 export { renderEventSchemaDocuments } from './schema-documents';
 export * from './clock';
 export * from './messages/wake-up';
+export * from './api-errors';

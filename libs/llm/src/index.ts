@@ -23,14 +23,5 @@ export {
   type ScriptedStep,
 } from './scripted/scripted-model-provider';
 export { match, type RequestMatcher } from './scripted/request-matchers';
-// Test support (defines jest suites only when called; no test-framework import at load time).
-export { describeModelProviderContract, type ModelProviderHarness } from './testing/model-provider.contract';
-export {
-  chatCompletionBody,
-  errorReply,
-  startFakeOpenAIServer,
-  type FakeOpenAIReply,
-  type FakeOpenAIRequest,
-  type FakeOpenAIResponder,
-  type FakeOpenAIServer,
-} from './openai/fake-openai-server';
+// The offline model's language detector is the one the rest of the system speaks with too.
+export { detectLanguage } from './offline/language';

@@ -1,8 +1,6 @@
 export * from './runtime-options';
 export * from './faults/fault-injector';
-export { ScriptedFaults, type Hang, type FaultMatcher } from './faults/scripted-faults';
 export * from './timing/scheduler';
-export { ManualScheduler } from './testing/manual-scheduler';
 export { RuntimeMetrics, type ToolCallStatus } from './metrics/runtime-metrics';
 export { ContextBuilder, type ContextInput, type Prompt } from './context/context-builder';
 export { PromptArchive } from './context/prompt-archive';
@@ -35,12 +33,3 @@ export { resumeTask } from './commands/resume-task';
 export { resolveCheckpoint, type ResolveCheckpointRequest } from './commands/resolve-checkpoint';
 export { ExecutorRuntime, type ExecutorRuntimeDeps } from './executor-runtime';
 export { runtimeActor } from './events/new-events';
-// Test support (no test-framework import at load time).
-export {
-  RuntimeHarness,
-  HARNESS_WORKSPACE,
-  HARNESS_USER,
-  type HarnessOptions,
-  type HarnessWorker,
-  type WorkerOptions,
-} from './testing/runtime-harness';

@@ -1,5 +1,3 @@
-// Not exported from index.ts: fast-check is a devDependency, and @lomo/testing is also loaded by
-// production code (through @lomo/runtime). Specs import this file by its path.
 import fc from 'fast-check';
 import { eventRegistry, type StreamCategory } from '@lomo/contracts';
 import { DomainError, type Decider } from '@lomo/domain';

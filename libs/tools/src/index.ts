@@ -25,7 +25,7 @@ export {
   type CompletionOutcome,
 } from './async/tool-completion';
 // Starter tools
-export { createStarterTools, type StarterToolDeps } from './starter/create-starter-tools';
+export { createStarterTools, type StarterToolDeps, type ToolDecorator } from './starter/create-starter-tools';
 export * from './starter/notes/notes-store.port';
 export { SqliteNotesStore, noteIdFor } from './starter/notes/sqlite-notes-store';
 export { createNoteTool, listNotesTool, deleteNoteTool, appendLineTool } from './starter/notes/notes-tools';
@@ -46,18 +46,7 @@ export { exportDocumentTool, type ExportSubmitter } from './starter/export/expor
 export { renderExport, type RenderedExport } from './starter/export/render-export';
 export { systemTimer, type Timer, type CancelTimer } from './starter/export/timer';
 export {
-  JsonlEffectSink,
-  readEffectLog,
-  countEffectsByKey,
-  type EffectLine,
-  type EffectSink,
-} from './starter/effects/effect-sink';
-export { recordEffects, type RecordEffectsOptions } from './starter/effects/record-effects';
-export {
   openToolsDatabase,
   DEFAULT_TOOLS_BUSY_TIMEOUT_MS,
   type ToolsDatabaseOptions,
 } from './sqlite/open-tools-database';
-// Test support
-export { ManualTimer } from './testing/manual-timer';
-export { makeToolContext, TEST_WORKSPACE_ID, TEST_TASK_ID, TEST_TURN_ID } from './testing/tool-context';

@@ -22,7 +22,11 @@ export interface ExitStatus {
 const STDERR_KEPT = 20_000;
 const ORPHAN_GUARD = './test/distributed/multi-process/orphan-guard.ts';
 
-export const appEntry = (app: AppName): string => `apps/${app}/src/main.ts`;
+/** The drills' executor records every real tool effect in DRILL_EFFECT_LOG (an entry file of the drills). */
+const EXECUTOR_WITH_EFFECT_LOG = './test/distributed/multi-process/entries/executor-with-effect-log.ts';
+
+export const appEntry = (app: AppName, env: Record<string, string> = {}): string =>
+  app === 'executor' && env.DRILL_EFFECT_LOG !== undefined ? EXECUTOR_WITH_EFFECT_LOG : `apps/${app}/src/main.ts`;
 export const appExists = (app: AppName): boolean => existsSync(join(repoRoot, appEntry(app)));
 
 /**
@@ -45,7 +49,7 @@ export class AppProcess {
     readonly app: AppName,
     env: Record<string, string>,
   ) {
-    this.child = spawn(process.execPath, ['-r', './scripts/register.cjs', '-r', ORPHAN_GUARD, appEntry(app)], {
+    this.child = spawn(process.execPath, ['-r', './scripts/register.cjs', '-r', ORPHAN_GUARD, appEntry(app, env)], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import type { EventEnvelope } from '@lomo/contracts';
 import { SqliteEventStore } from '@lomo/eventstore';
 import { createApiToken, gqlData } from './api-client';
@@ -116,7 +116,7 @@ export class Drill {
   }
 
   startExecutor(name: string): Promise<AppProcess> {
-    return this.cluster.start(name, 'executor', { LOMO_WORKER_ID: name, LOMO_EFFECT_LOG: this.effectLog });
+    return this.cluster.start(name, 'executor', { LOMO_WORKER_ID: name, DRILL_EFFECT_LOG: this.effectLog });
   }
 
   async stop(): Promise<void> {

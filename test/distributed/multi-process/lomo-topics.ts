@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { createKafkaEventBus, waitFor } from '@lomo/bus';
+import { createKafkaEventBus } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { streamCategories, WAKE_UP_TOPIC } from '@lomo/contracts';
 import { CHANGES_TOPIC } from '@lomo/read-models';
 import { testBusLogger } from '../support/kafka-test-env';

@@ -4,11 +4,11 @@ import {
   eventIdOf,
   RelayHeaders,
   SqliteRelayLeaseStore,
-  waitFor,
   type ConsumerHandle,
   type KafkaEventBus,
   type RelayLease,
 } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import type { SqliteEventStore } from '@lomo/eventstore';
 import { kafkaBrokers, testBusLogger, uniqueKafkaName } from '../support/kafka-test-env';
 import type { AppProcess } from './cluster';

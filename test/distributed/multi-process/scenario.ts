@@ -1,6 +1,6 @@
 import type { Client } from 'graphql-ws';
-import { waitFor } from '@lomo/bus';
-import { countEffectsByKey } from '@lomo/tools';
+import { waitFor } from '@lomo/bus/testing';
+import { countEffectsByKey } from '@lomo/tools/testing';
 import { gqlData, LiveFeed, liveClient } from './api-client';
 import type { Drill } from './drill';
 import { turnFacts, turnsOfTasks, type TurnFacts } from './store-facts';

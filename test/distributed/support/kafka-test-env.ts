@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BusLogger } from '../../../libs/bus/src/logger';
+import type { BusLogger } from '@lomo/bus';
 
 /** The broker `scripts/infra/kafka.sh start` runs; KAFKA_BROKERS overrides it (comma-separated). */
 export const kafkaBrokers: string[] = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');

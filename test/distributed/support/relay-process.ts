@@ -6,9 +6,9 @@
  * SIGTERM stops it cleanly.
  */
 import { SqliteEventStore } from '@lomo/eventstore';
-import type { EventBus, OutgoingMessage } from '../../../libs/bus/src/event-bus.port';
-import { createKafkaEventBus } from '../../../libs/bus/src/kafka';
-import { EventRelay } from '../../../libs/bus/src/relay/event-relay';
+import type { EventBus, OutgoingMessage } from '@lomo/bus';
+import { createKafkaEventBus } from '@lomo/bus';
+import { EventRelay } from '@lomo/bus';
 import { kafkaBrokers, testBusLogger } from './kafka-test-env';
 
 const [filename, topicPrefix, batchSize] = process.argv.slice(2);

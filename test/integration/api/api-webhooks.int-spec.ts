@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { waitFor } from '@lomo/bus';
-import { verifyWebhookSignature } from '../../../apps/notifier/src/delivery/webhook-signature';
+import { waitFor } from '@lomo/bus/testing';
+import { verifyWebhookSignature } from '@lomo/webhooks';
 import { startStandaloneApi, type RunningApi } from './support/standalone-api';
 
 interface Delivery {

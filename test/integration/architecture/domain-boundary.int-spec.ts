@@ -1,18 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
+import { lintSource } from './support/run-eslint';
 
 // The lint rule CI runs is what keeps the domain framework-free; this proves the rule bites.
-// ESLint runs as its own process (its flat config loads through dynamic import, which jest's VM lacks).
-const root = path.resolve(__dirname, '../../..');
-
 function restrictedImportErrors(filePath: string, source: string): number {
-  const run = spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', filePath, '--format', 'json'],
-    { cwd: root, input: source, encoding: 'utf8' },
-  );
-  const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null }[] }[];
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').length;
+  return lintSource(filePath, source).filter((m) => m.ruleId === 'no-restricted-imports').length;
 }
 
 describe('lint rule: libs/domain and libs/contracts import no infrastructure', () => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { InProcessEventBus, waitFor, type ConsumerHandle, type ReceivedMessage } from '@lomo/bus';
+import { InProcessEventBus, type ConsumerHandle, type ReceivedMessage } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { spawnTs, type TsProcess } from './fixtures/spawn-ts';
 
 const CHILD = path.join(__dirname, 'fixtures/group-member.child.ts');

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { describeEventBusContract, InProcessEventBus } from '@lomo/bus';
+import { InProcessEventBus } from '@lomo/bus';
+import { describeEventBusContract } from '@lomo/bus/testing';
 
 // The durable variant: every "another" bus is its own connection to the same WAL file, as a
 // restarted process or a second one would have.

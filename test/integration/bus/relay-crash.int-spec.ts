@@ -10,8 +10,8 @@ import {
   InProcessEventBus,
   relayedEventOf,
   SqliteBusLog,
-  waitFor,
 } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { SqliteEventStore } from '@lomo/eventstore';
 import { spawnTs } from './fixtures/spawn-ts';
 

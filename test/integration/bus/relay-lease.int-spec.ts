@@ -15,13 +15,13 @@ import {
   SqliteBusLog,
   SqliteFencedBusPublisher,
   SqliteRelayLeaseStore,
-  waitFor,
   type ReceivedMessage,
   type RelayBatch,
   type RelayLeaseStore,
   type RelayPublisher,
   type RelayState,
 } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { SqliteEventStore } from '@lomo/eventstore';
 
 const RELAY_ID = 'lease-relay';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SqliteEventStore } from '@lomo/eventstore';
-import { makeTempDir } from '../../../libs/eventstore/src/testing/sqlite-harness';
-import { newTaskStreamId, newTurnStreamId } from '../../../libs/eventstore/src/testing/sample-events';
+import { makeTempDir } from '@lomo/eventstore/testing';
+import { newTaskStreamId, newTurnStreamId } from '@lomo/eventstore/testing';
 import type { AckMarker, OpenMarker } from './fixtures/crash-appender.child';
 import { spawnTsChild } from './fixtures/ts-child';
 

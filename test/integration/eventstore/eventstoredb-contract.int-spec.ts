@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { openEventStoreDb } from '@lomo/eventstore';
-import { EventStoreDbEventStore } from '../../../libs/eventstore/src/eventstoredb/eventstoredb-event-store';
-import { createEventStoreDbHarness } from '../../../libs/eventstore/src/eventstoredb/testing/eventstoredb-harness';
-import { describeEventStoreContract } from '../../../libs/eventstore/src/testing/event-store.contract';
-import { newTurnStreamId, turnStarted } from '../../../libs/eventstore/src/testing/sample-events';
+import { EventStoreDbEventStore } from '@lomo/eventstore/testing';
+import { createEventStoreDbHarness } from '@lomo/eventstore/testing';
+import { describeEventStoreContract } from '@lomo/eventstore/testing';
+import { newTurnStreamId, turnStarted } from '@lomo/eventstore/testing';
 
 /**
  * The shared EventStore contract against a real EventStoreDB / KurrentDB, whenever EVENTSTORE_URL

@@ -1,5 +1,5 @@
-import { describeEventStoreContract } from '../../../libs/eventstore/src/testing/event-store.contract';
-import { createFakeEventStoreDbHarness } from '../../../libs/eventstore/src/eventstoredb/testing/eventstoredb-harness';
+import { describeEventStoreContract } from '@lomo/eventstore/testing';
+import { createFakeEventStoreDbHarness } from '@lomo/eventstore/testing';
 
 /**
  * The EventStoreDB adapter against an in-memory fake of `@eventstore/db-client`, so every line of

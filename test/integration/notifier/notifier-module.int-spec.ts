@@ -9,12 +9,12 @@ import { createLogger, silentLogger } from '@lomo/observability';
 import { MemoryLogDestination } from '@lomo/testing';
 import {
   DELIVERY_ENGINE,
-  NotifierAppModule,
   SIGNATURE_HEADER,
   verifyWebhookSignature,
   WebhookService,
   type DeliveryEngine,
-} from '../../../apps/notifier/src';
+} from '@lomo/webhooks';
+import { NotifierAppModule } from '../../../apps/notifier/src/notifier-app.module';
 import { TaskStream } from './support/events';
 import { eventually } from './support/notifier-harness';
 import { header, TestReceiver } from './support/test-receiver';

@@ -1,5 +1,5 @@
 import { streams } from '@lomo/contracts';
-import { DeadLetterNotFoundError, WebhookNotFoundError } from '../../../apps/notifier/src';
+import { DeadLetterNotFoundError, WebhookNotFoundError } from '@lomo/webhooks';
 import { TaskStream, userMessageReceived } from './support/events';
 import { eventually, settle, startNotifier, type NotifierHarness } from './support/notifier-harness';
 import { TestReceiver } from './support/test-receiver';

@@ -1,5 +1,5 @@
 import { ValidationError } from '@lomo/contracts';
-import { EVENT_ID_HEADER } from '../../../apps/notifier/src';
+import { EVENT_ID_HEADER } from '@lomo/webhooks';
 import { TaskStream } from './support/events';
 import { eventually, notifierWithReceiver } from './support/notifier-harness';
 import { header } from './support/test-receiver';

@@ -1,4 +1,4 @@
-import { DeadLetterNotOpenError, EVENT_ID_HEADER } from '../../../apps/notifier/src';
+import { DeadLetterNotOpenError, EVENT_ID_HEADER } from '@lomo/webhooks';
 import { TaskStream } from './support/events';
 import { eventually, notifierWithReceiver } from './support/notifier-harness';
 import { header } from './support/test-receiver';

@@ -1,5 +1,5 @@
 import { FakeClock } from '@lomo/testing';
-import { SIGNATURE_HEADER, verifyWebhookSignature } from '../../../apps/notifier/src';
+import { SIGNATURE_HEADER, verifyWebhookSignature } from '@lomo/webhooks';
 import { TaskStream } from './support/events';
 import { eventually, notifierWithReceiver } from './support/notifier-harness';
 import { header } from './support/test-receiver';

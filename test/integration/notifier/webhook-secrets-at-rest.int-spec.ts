@@ -1,13 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SecretBox, SIGNATURE_HEADER, verifyWebhookSignature } from '../../../apps/notifier/src';
-import {
-  Collections,
-  type StreamDocument,
-  type WebhookDocument,
-} from '../../../apps/notifier/src/webhooks/webhook-documents';
-import { sealEntries } from '../../../apps/notifier/src/webhooks/webhook-secrets';
+import { SecretBox, SIGNATURE_HEADER, verifyWebhookSignature } from '@lomo/webhooks';
+import { Collections, sealEntries, type StreamDocument, type WebhookDocument } from '@lomo/webhooks/testing';
 import { TaskStream } from './support/events';
 import { eventually, notifierWithReceiver, settle, type NotifierHarness } from './support/notifier-harness';
 import { header } from './support/test-receiver';

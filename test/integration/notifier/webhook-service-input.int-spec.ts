@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@lomo/contracts';
 import { silentLogger } from '@lomo/observability';
-import { WebhookLimitReachedError, WebhookNotFoundError, WebhookService } from '../../../apps/notifier/src';
+import { WebhookLimitReachedError, WebhookNotFoundError, WebhookService } from '@lomo/webhooks';
 import { TaskStream } from './support/events';
 import { eventually, startNotifier, testSettings, type NotifierHarness } from './support/notifier-harness';
 import { TestReceiver } from './support/test-receiver';

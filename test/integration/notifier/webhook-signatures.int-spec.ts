@@ -4,7 +4,7 @@ import {
   SIGNATURE_HEADER,
   signatureHeader,
   verifyWebhookSignature,
-} from '../../../apps/notifier/src';
+} from '@lomo/webhooks';
 import { TaskStream } from './support/events';
 import { eventually, startNotifier, type NotifierHarness } from './support/notifier-harness';
 import { header, TestReceiver } from './support/test-receiver';

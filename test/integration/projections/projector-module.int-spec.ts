@@ -3,20 +3,23 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EVENT_BUS, waitFor, type EventBus, type ReceivedMessage } from '@lomo/bus';
+import { EVENT_BUS, type EventBus, type ReceivedMessage } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { loadConfig } from '@lomo/config';
 import { streams, type NewEvent } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { METRICS, silentLogger, type Metrics } from '@lomo/observability';
 import type { HealthCheck } from '@lomo/platform';
-import { CHANGES_TOPIC, type ReadModelConsistency, type ReadModels } from '@lomo/read-models';
 import {
-  PROJECTOR_GROUP,
+  CHANGES_TOPIC,
   PROJECTOR_HEALTH_CHECK,
-  ProjectorAppModule,
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
-} from '../../../apps/projector/src';
+  type ReadModelConsistency,
+  type ReadModels,
+} from '@lomo/read-models';
+import { PROJECTOR_GROUP } from '@lomo/application';
+import { ProjectorAppModule } from '../../../apps/projector/src/projector-app.module';
 
 const messageId = '9a9a9a9a-0000-4000-8000-000000000001';
 const taskId = '9b9b9b9b-0000-4000-8000-000000000001';

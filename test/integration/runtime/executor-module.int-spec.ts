@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
-import { EVENT_BUS, waitFor, type EventBus } from '@lomo/bus';
+import { EVENT_BUS, type EventBus } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { loadConfig } from '@lomo/config';
 import { streams, type NewEvent } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
@@ -14,7 +15,7 @@ import { createLogger, METRICS, type Metrics } from '@lomo/observability';
 import { publishWakeUp, type InterruptResult } from '@lomo/runtime';
 import { MemoryLogDestination } from '@lomo/testing';
 import { ExecutorAppModule } from '../../../apps/executor/src/executor-app.module';
-import { StopTask } from '../../../apps/executor/src/commands/task-commands';
+import { StopTask } from '@lomo/application';
 import { metricValue } from './support/metric-value';
 import { typesOf } from './support/turn-events';
 

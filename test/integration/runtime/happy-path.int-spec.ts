@@ -1,7 +1,8 @@
 import type { BlobRef } from '@lomo/blobs';
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, match } from '@lomo/llm';
-import { PromptArchive, RuntimeHarness } from '@lomo/runtime';
+import { PromptArchive } from '@lomo/runtime';
+import { RuntimeHarness } from '@lomo/runtime/testing';
 import { ofType, turnIdsOf, typesOf } from './support/turn-events';
 
 describe('a turn from message to completion', () => {

@@ -1,7 +1,8 @@
 import { streams } from '@lomo/contracts';
-import { waitFor } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { ScriptedModelProvider, match } from '@lomo/llm';
-import { HARNESS_USER, RuntimeHarness, interruptTask, resumeTask } from '@lomo/runtime';
+import { interruptTask, resumeTask } from '@lomo/runtime';
+import { HARNESS_USER, RuntimeHarness } from '@lomo/runtime/testing';
 import { deferred } from './support/deferred';
 import { ofType, turnIdsOf, typesOf } from './support/turn-events';
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { makeCallId, streams } from '@lomo/contracts';
 import { ScriptedModelProvider, match } from '@lomo/llm';
-import { HARNESS_USER, RuntimeHarness, TaskView, checkpointIdFor, resolveCheckpoint } from '@lomo/runtime';
+import { TaskView, checkpointIdFor, resolveCheckpoint } from '@lomo/runtime';
+import { HARNESS_USER, RuntimeHarness } from '@lomo/runtime/testing';
 import { defineTool, okResult } from '@lomo/tools';
 import { ofType, turnIdsOf, typesOf } from './support/turn-events';
 

@@ -1,7 +1,7 @@
 import { streams } from '@lomo/contracts';
-import { waitFor } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { ScriptedModelProvider } from '@lomo/llm';
-import { RuntimeHarness } from '@lomo/runtime';
+import { RuntimeHarness } from '@lomo/runtime/testing';
 import { metricValue } from './support/metric-value';
 import { ofType, turnIdsOf, typesOf } from './support/turn-events';
 

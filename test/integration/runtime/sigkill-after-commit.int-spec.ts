@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { makeCallId, streams } from '@lomo/contracts';
-import { RuntimeHarness } from '@lomo/runtime';
+import { RuntimeHarness } from '@lomo/runtime/testing';
 import { spawnTsChild } from '../eventstore/fixtures/ts-child';
 import { ofType, turnIdsOf, typesOf } from './support/turn-events';
 

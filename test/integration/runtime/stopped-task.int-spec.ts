@@ -1,8 +1,9 @@
 import { makeCallId, streams } from '@lomo/contracts';
 import { turnDecider } from '@lomo/domain';
 import { ScriptedModelProvider } from '@lomo/llm';
-import { HARNESS_USER, RuntimeHarness, ScriptedFaults, TurnView, interruptTask } from '@lomo/runtime';
-import { waitFor } from '@lomo/bus';
+import { TurnView, interruptTask } from '@lomo/runtime';
+import { HARNESS_USER, RuntimeHarness, ScriptedFaults } from '@lomo/runtime/testing';
+import { waitFor } from '@lomo/bus/testing';
 import { settlesWithin } from './support/deferred';
 import { RefusalRecorder } from './support/refusal-recorder';
 import { spawnTaskTool, spawnedTaskIdFor } from './support/spawn-task-tool';

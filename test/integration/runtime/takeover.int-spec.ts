@@ -1,6 +1,6 @@
 import { makeCallId, streams } from '@lomo/contracts';
 import { ScriptedModelProvider, match } from '@lomo/llm';
-import { RuntimeHarness, ScriptedFaults } from '@lomo/runtime';
+import { RuntimeHarness, ScriptedFaults } from '@lomo/runtime/testing';
 import { metricValue } from './support/metric-value';
 import { RefusalRecorder } from './support/refusal-recorder';
 import { ofType, turnIdsOf, typesOf } from './support/turn-events';

@@ -5,15 +5,8 @@ import { makeCallId, streams, type NewEvent } from '@lomo/contracts';
 import { SqliteEventStore } from '@lomo/eventstore';
 import { ModelBadRequestError, ScriptedModelProvider } from '@lomo/llm';
 import { Metrics, silentLogger } from '@lomo/observability';
-import {
-  ActiveWorkIndex,
-  RuntimeHarness,
-  RuntimeMetrics,
-  ScriptedFaults,
-  Watchdog,
-  ManualScheduler,
-  type HarnessWorker,
-} from '@lomo/runtime';
+import { ActiveWorkIndex, RuntimeMetrics, Watchdog } from '@lomo/runtime';
+import { RuntimeHarness, ScriptedFaults, ManualScheduler, type HarnessWorker } from '@lomo/runtime/testing';
 import { FakeClock } from '@lomo/testing';
 import { seedFinishedTurns } from './support/seed-finished-turns';
 import { ofType, turnIdsOf, typesOf } from './support/turn-events';

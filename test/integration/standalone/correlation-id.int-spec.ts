@@ -4,16 +4,14 @@ import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
-import { EVENT_BUS, RelayHeaders, waitFor, type EventBus, type ReceivedMessage } from '@lomo/bus';
+import { EVENT_BUS, RelayHeaders, type EventBus, type ReceivedMessage } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { loadConfig } from '@lomo/config';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { createLogger, LOGGER, type Logger } from '@lomo/observability';
 import { withMessageTraceContext } from '@lomo/platform';
 import { MemoryLogDestination } from '@lomo/testing';
-import {
-  ReceiveUserMessage,
-  type ReceiveUserMessageResult,
-} from '../../../apps/api/src/messages/receive-user-message.command';
+import { ReceiveUserMessage, type ReceiveUserMessageResult } from '@lomo/application';
 import { StandaloneModule } from '../../../apps/standalone/src/standalone.module';
 
 describe('correlation id: from a command to its events, the relayed messages and the log lines', () => {

@@ -4,15 +4,12 @@ import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
-import { waitFor } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { loadConfig } from '@lomo/config';
 import { deterministicUuid, streams } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { silentLogger } from '@lomo/observability';
-import {
-  ReceiveUserMessage,
-  type ReceiveUserMessageResult,
-} from '../../../apps/api/src/messages/receive-user-message.command';
+import { ReceiveUserMessage, type ReceiveUserMessageResult } from '@lomo/application';
 import { StandaloneModule } from '../../../apps/standalone/src/standalone.module';
 
 // The embedded backend end to end, with the offline model: message → router → task → turn →

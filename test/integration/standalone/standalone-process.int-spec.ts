@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { waitFor } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { eventSamples, sampleIds } from '@lomo/contracts';
 import { SqliteEventStore } from '@lomo/eventstore';
 

@@ -1,9 +1,5 @@
 import fc from 'fast-check';
-import {
-  checkDecidedEvents,
-  commandArbitraries,
-  expectEventTypesOfCategory,
-} from '../../../testing/src/decider-contract';
+import { checkDecidedEvents, commandArbitraries, expectEventTypesOfCategory } from '@lomo/testing';
 import { turnDecider } from './turn-decider';
 import type {
   CancelTurn,

@@ -6,7 +6,7 @@ import {
   startFakeOpenAIServer,
   type FakeOpenAIReply,
   type FakeOpenAIServer,
-} from './fake-openai-server';
+} from '../testing/fake-openai-server';
 import { OpenAIModelProvider } from './openai-model-provider';
 import type { OpenAIModelProviderOptions } from './openai-options';
 

@@ -1,5 +1,5 @@
 import type { CompletionRequest } from '../model-provider.port';
-import { chatCompletionBody } from './fake-openai-server';
+import { chatCompletionBody } from '../testing/fake-openai-server';
 import { toChatCompletionParams } from './openai-request';
 import { fromChatCompletion } from './openai-response';
 

@@ -13,12 +13,12 @@ import { MemoryLogDestination } from '@lomo/testing';
 import {
   createStarterTools,
   ExportJobRunner,
-  ManualTimer,
   SqliteExportJobStore,
   SqliteNotesStore,
   ToolRegistry,
   type ToolDefinition,
 } from '@lomo/tools';
+import { ManualTimer } from '@lomo/tools/testing';
 import type { CommandDeps } from '../commands/command-deps';
 import { noFaults, type FaultInjector } from '../faults/fault-injector';
 import { RuntimeMetrics } from '../metrics/runtime-metrics';

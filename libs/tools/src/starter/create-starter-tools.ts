@@ -1,6 +1,4 @@
 import type { ToolDefinition, ToolResult } from '../tool.port';
-import { recordEffects } from './effects/record-effects';
-import type { EffectSink } from './effects/effect-sink';
 import { exportDocumentTool, type ExportSubmitter } from './export/export-document-tool';
 import { taskHistoryTool, type HistoryReader } from './history/task-history-tool';
 import { appendLineTool, createNoteTool, deleteNoteTool, listNotesTool } from './notes/notes-tools';
@@ -12,9 +10,17 @@ export interface StarterToolDeps {
   history: HistoryReader;
   /** The ExportJobRunner, started by whoever owns its lifecycle. */
   exports: ExportSubmitter;
-  /** When given, every tool with an effect also reports it to this sink (multi-process tests). */
-  effects?: EffectSink;
+  /**
+   * Wraps each tool, told whether a result stands for a real effect (a deduplicated repeat does
+   * not). Production passes none; the drills pass one that records every effect per idempotency key.
+   */
+  decorate?: ToolDecorator;
 }
+
+export type ToolDecorator = <Input>(
+  tool: ToolDefinition<Input>,
+  traits: { isEffect?: (result: ToolResult) => boolean },
+) => ToolDefinition<Input>;
 
 /** A deduplicated create is no new effect. */
 const createdSomething = (result: ToolResult) =>
@@ -31,7 +37,7 @@ const createdSomething = (result: ToolResult) =>
  */
 export function createStarterTools(deps: StarterToolDeps): ToolDefinition[] {
   const track = <Input>(tool: ToolDefinition<Input>, isEffect?: (result: ToolResult) => boolean) =>
-    deps.effects ? recordEffects(tool, deps.effects, { isEffect }) : tool;
+    deps.decorate ? deps.decorate(tool, { isEffect }) : tool;
   return [
     track(createNoteTool(deps.notes), createdSomething),
     track(listNotesTool(deps.notes)),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStarterTools } from './create-starter-tools';
 import { SqliteNotesStore } from './notes/sqlite-notes-store';
-import { JsonlEffectSink, countEffectsByKey, readEffectLog } from './effects/effect-sink';
+import { JsonlEffectSink, countEffectsByKey, readEffectLog, recordEffectsIn } from '../testing';
 import type { ExportSubmitter } from './export/export-document-tool';
 import { ToolRegistry } from '../registry/tool-registry';
 import { makeToolContext } from '../testing/tool-context';
@@ -40,7 +40,7 @@ describe('starter notes tools through the registry', () => {
         notes,
         history: { readStream: async () => [] },
         exports: unusedExports,
-        effects: new JsonlEffectSink(effectFile),
+        decorate: recordEffectsIn(new JsonlEffectSink(effectFile)),
       }),
     );
   });

@@ -1,6 +1,6 @@
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
-import { waitFor } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import type { GraphqlError, RunningApi } from '../../api/support/standalone-api';
 
 /** How a subscription or its socket ended, as the graphql-ws client reports it. */

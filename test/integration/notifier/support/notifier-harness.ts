@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { waitFor } from '@lomo/bus';
+import { waitFor } from '@lomo/bus/testing';
 import { systemClock, type Clock } from '@lomo/contracts';
 import { SqliteEventStore } from '@lomo/eventstore';
 import { silentLogger } from '@lomo/observability';
@@ -14,7 +14,7 @@ import {
   WebhookService,
   type NotifierSettings,
   type WebhookTransport,
-} from '../../../../apps/notifier/src';
+} from '@lomo/webhooks';
 import { TestReceiver } from './test-receiver';
 
 /** Small and fast: 3 attempts a few ms apart, short polls. */

@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DeliveryBody } from '../../../../apps/notifier/src';
+import type { DeliveryBody } from '@lomo/webhooks';
 
 export interface ReceivedRequest {
   headers: IncomingHttpHeaders;

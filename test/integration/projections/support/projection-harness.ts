@@ -16,7 +16,7 @@ import {
   type DocumentStore,
   type ProjectionDocument,
 } from '@lomo/read-models';
-import { makeTempDir } from '../../../../libs/eventstore/src/testing/sqlite-harness';
+import { makeTempDir } from '@lomo/eventstore/testing';
 import { scenarioClock } from './multi-task-scenario';
 
 export interface EventStoreFixture {

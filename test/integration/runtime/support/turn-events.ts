@@ -1,5 +1,5 @@
 import { streams, type EventEnvelope } from '@lomo/contracts';
-import type { RuntimeHarness } from '@lomo/runtime';
+import type { RuntimeHarness } from '@lomo/runtime/testing';
 
 export const typesOf = (events: readonly EventEnvelope[]) => events.map((e) => e.type);
 

@@ -1,0 +1,116 @@
+import {
+  Inject,
+  Module,
+  RequestMethod,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { GraphQLModule } from '@nestjs/graphql';
+import type { LomoConfig } from '@lomo/config';
+import { LOGGER, type Logger } from '@lomo/observability';
+import { READ_MODEL_CONSISTENCY, READ_MODELS } from '@lomo/read-models';
+import { API_RATE_LIMITER, API_READ_MODELS, API_SETTINGS, API_TOKENS } from './api-di-tokens';
+import { ApiLifecycle } from './api-lifecycle';
+import { apiSettings, type ApiSettings } from './api-settings';
+import { API_TOKEN_STORE, type ApiTokenStore } from '@lomo/auth';
+import { ApiTokens } from '@lomo/auth';
+import { DevTokenBootstrap } from './auth/dev-token';
+import { SqliteApiTokenStore } from '@lomo/auth';
+import { CONSISTENCY_GATE, ReadModelConsistencyGate, type ConsistencyCheck } from './consistency/consistency-gate';
+import { ReadAfterWrite } from './consistency/read-after-write';
+import { ExplorerController } from './explorer/explorer.controller';
+import { apiResolvers } from './graphql/api-resolvers';
+import { GRAPHQL_PATH, graphqlOptions } from './graphql/graphql-options';
+import { graphqlBodyErrorHandler } from './http/body-error.handler';
+import { GraphqlGateMiddleware } from './http/graphql-gate.middleware';
+import { TokenBucketRateLimiter } from './limits/token-bucket';
+import { MessagesModule, TaskCommandsModule } from '@lomo/application';
+import { liveApiProviders } from './subscriptions/live-api.providers';
+import { subscriptionSettings, type SubscriptionSettings } from './subscriptions/subscription-settings';
+import { StreamOwnership } from './tenancy/stream-ownership';
+
+export interface ApiModuleOptions {
+  /**
+   * The module providing READ_MODELS and READ_MODEL_CONSISTENCY: in the standalone app the very
+   * ProjectorModule object it imports (Nest shares a dynamic module by reference), elsewhere
+   * ApiReadSideModule.
+   */
+  readSide: DynamicModule;
+  /** The module exporting the notifier's WebhookService (NotifierModule, with or without its engine). */
+  webhooks: DynamicModule;
+  settings?: Partial<ApiSettings>;
+  /** Tests pass their own; default: SQLite at settings.authSqlitePath. */
+  tokenStore?: ApiTokenStore;
+  /** Limits of graphql-ws subscriptions; defaults from `subscriptionSettings`. */
+  subscriptions?: Partial<SubscriptionSettings>;
+}
+
+/**
+ * The GraphQL API at /graphql: bearer tokens, limits, queries over the read models scoped to the
+ * caller's workspace, mutations through the CQRS command handlers, subscriptions over graphql-ws
+ * on the same path, and the explorer at /. Stands on PlatformModule;
+ * task commands come from TaskCommandsModule (the cancel of a stop reaches the executor over the bus).
+ */
+@Module({})
+export class ApiModule implements NestModule, OnModuleInit {
+  constructor(@Inject(HttpAdapterHost) private readonly http: HttpAdapterHost) {}
+
+  static register(config: LomoConfig, options: ApiModuleOptions): DynamicModule {
+    const settings: ApiSettings = { ...apiSettings(config), ...options.settings };
+    const live: SubscriptionSettings = { ...subscriptionSettings(settings), ...options.subscriptions };
+    return {
+      module: ApiModule,
+      controllers: [ExplorerController],
+      imports: [
+        CqrsModule,
+        MessagesModule,
+        TaskCommandsModule,
+        options.readSide,
+        options.webhooks,
+        GraphQLModule.forRootAsync<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          inject: [LOGGER],
+          useFactory: (logger: Logger) => graphqlOptions(settings, logger),
+        }),
+      ],
+      providers: [
+        { provide: API_SETTINGS, useValue: settings },
+        {
+          provide: API_TOKEN_STORE,
+          useFactory: () => options.tokenStore ?? new SqliteApiTokenStore(settings.authSqlitePath),
+        },
+        { provide: API_TOKENS, useFactory: (store: ApiTokenStore) => new ApiTokens(store), inject: [API_TOKEN_STORE] },
+        { provide: API_RATE_LIMITER, useFactory: () => new TokenBucketRateLimiter(settings.rateLimit) },
+        { provide: API_READ_MODELS, useExisting: READ_MODELS },
+        {
+          provide: CONSISTENCY_GATE,
+          useFactory: (check: ConsistencyCheck) => new ReadModelConsistencyGate(check, settings.consistencyTimeoutMs),
+          inject: [READ_MODEL_CONSISTENCY],
+        },
+        ReadAfterWrite,
+        StreamOwnership,
+        GraphqlGateMiddleware,
+        DevTokenBootstrap,
+        ApiLifecycle,
+        ...liveApiProviders(live),
+        ...apiResolvers,
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(GraphqlGateMiddleware).forRoutes({ path: GRAPHQL_PATH, method: RequestMethod.ALL });
+  }
+
+  /** After the global body parser, before Nest's own error handler (registered after init hooks). */
+  onModuleInit(): void {
+    const adapter = this.http?.httpAdapter;
+    if (adapter === undefined || adapter === null) return;
+    adapter.use(GRAPHQL_PATH, graphqlBodyErrorHandler);
+  }
+}

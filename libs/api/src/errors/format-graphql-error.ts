@@ -1,0 +1,92 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { isLomoError, type LomoError } from '@lomo/contracts';
+import { DomainError, TaskErrors } from '@lomo/domain';
+import type { Logger } from '@lomo/observability';
+import { ApiError, ApiErrorCodes } from '@lomo/contracts';
+
+/** Refusals whose `details` are meant for the client (the rest may name internals). */
+const CLIENT_DETAIL_CODES = new Set<string>([
+  ...Object.values(ApiErrorCodes).filter((c) => c !== ApiErrorCodes.INTERNAL_SERVER_ERROR),
+]);
+
+/** Domain "no such thing" refusals look like any other not-found: ids of another workspace too. */
+const NOT_FOUND_CODES = new Set<string>([
+  TaskErrors.TASK_NOT_FOUND,
+  TaskErrors.INBOX_ITEM_NOT_FOUND,
+  TaskErrors.CHECKPOINT_NOT_FOUND,
+  'WEBHOOK_NOT_FOUND',
+  'DEAD_LETTER_NOT_FOUND',
+]);
+
+/** Codes graphql-js and Apollo give requests they refuse before execution; kept as they are. */
+const REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+export interface FormatErrorOptions {
+  /** Development only: stack traces and internal messages reach the client. */
+  exposeInternals: boolean;
+  logger: Logger;
+}
+
+function originalOf(error: unknown): unknown {
+  return error instanceof GraphQLError && error.originalError !== undefined ? error.originalError : error;
+}
+
+function typed(formatted: GraphQLFormattedError, error: LomoError | DomainError, expose: boolean) {
+  const code = NOT_FOUND_CODES.has(error.code) ? ApiErrorCodes.NOT_FOUND : error.code;
+  const details = isLomoError(error) && CLIENT_DETAIL_CODES.has(error.code) ? error.details : {};
+  const stack = expose && error.stack ? { stacktrace: error.stack.split('\n') } : {};
+  return {
+    message: error.message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: { ...details, code, retriable: error.retriable, ...stack },
+  };
+}
+
+/**
+ * Apollo's formatError: every error leaves with a stable `extensions.code`. Typed errors (the
+ * API's, the domain's, the ports') keep their message and code; anything else is an internal
+ * error whose message and stack are logged and, outside development, never sent.
+ */
+export function formatGraphqlError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  options: FormatErrorOptions,
+): GraphQLFormattedError {
+  const original = originalOf(error);
+  if (original instanceof ApiError || original instanceof DomainError || isLomoError(original)) {
+    options.logger.debug(
+      { code: original.code, path: formatted.path?.join('.') ?? null, message: original.message },
+      'request refused',
+    );
+    return typed(formatted, original, options.exposeInternals);
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && (REQUEST_ERROR_CODES.has(code) || CLIENT_DETAIL_CODES.has(code))) {
+    const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+    return options.exposeInternals ? formatted : { ...formatted, extensions: { ...extensions, code } };
+  }
+  options.logger.error(
+    {
+      path: formatted.path?.join('.') ?? null,
+      error: original instanceof Error ? (original.stack ?? original.message) : String(original),
+    },
+    'graphql request failed',
+  );
+  if (options.exposeInternals) {
+    return { ...formatted, extensions: { ...formatted.extensions, code: ApiErrorCodes.INTERNAL_SERVER_ERROR } };
+  }
+  return {
+    message: 'Internal server error',
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: { code: ApiErrorCodes.INTERNAL_SERVER_ERROR },
+  };
+}

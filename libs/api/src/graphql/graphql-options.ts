@@ -1,0 +1,42 @@
+import type { ApolloDriverConfig } from '@nestjs/apollo';
+import type { Logger } from '@lomo/observability';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiSettings } from '../api-settings';
+import type { ApiContext, AuthenticatedRequest } from '@lomo/auth';
+import { formatGraphqlError } from '../errors/format-graphql-error';
+import { queryLimitsPlugin } from '../limits/query-limits.plugin';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/** Apollo as the API runs it: limits, error shape, batching and introspection from the settings. */
+export function graphqlOptions(settings: ApiSettings, logger: Logger): Omit<ApolloDriverConfig, 'driver'> {
+  const log = logger.child({ component: 'graphql' });
+  return {
+    path: GRAPHQL_PATH,
+    autoSchemaFile: true,
+    sortSchema: true,
+    playground: false,
+    introspection: settings.introspection,
+    // "Did you mean ...?" hints name fields and types; production keeps the schema to itself.
+    hideSchemaDetailsFromClientErrors: settings.production,
+    includeStacktraceInErrorResponses: settings.exposeInternals,
+    // Batches are allowed, and capped by the gate middleware before Apollo sees them.
+    allowBatchedHttpRequests: true,
+    csrfPrevention: true,
+    stopOnTerminationSignals: false,
+    context: ({ req }: { req: AuthenticatedRequest }): Partial<ApiContext> =>
+      req.lomoCaller === undefined ? {} : { caller: req.lomoCaller },
+    formatError: (formatted, error) =>
+      formatGraphqlError(formatted, error, { exposeInternals: settings.exposeInternals, logger: log }),
+    plugins: [
+      queryLimitsPlugin(
+        {
+          maxDepth: settings.maxDepth,
+          maxCost: settings.maxCost,
+          defaultPageSize: DEFAULT_PAGE_SIZE,
+          maxPageSize: MAX_PAGE_SIZE,
+        },
+        log,
+      ),
+    ],
+  };
+}

@@ -1,0 +1,64 @@
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import type { LomoConfig } from '@lomo/config';
+import { LOGGER, type Logger } from '@lomo/observability';
+import {
+  ProjectionAliases,
+  ReadModelConsistency,
+  ReadModels,
+  readModelProjections,
+  type DocumentStore,
+} from '@lomo/read-models';
+import { createDocumentStore } from '@lomo/read-models';
+import { projectorSettings } from '@lomo/read-models';
+import { READ_MODEL_CONSISTENCY, READ_MODELS } from '@lomo/read-models';
+
+const API_DOCUMENT_STORE = Symbol('API_DOCUMENT_STORE');
+
+@Injectable()
+class ReadSideLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(API_DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.documents.close();
+  }
+}
+
+/**
+ * The read side for an API process without a projector (distributed mode): the same document
+ * store the projector writes, read through the projection aliases. Provides what ApiModule's
+ * `readSide` needs.
+ */
+@Module({})
+export class ApiReadSideModule {
+  static register(config: LomoConfig): DynamicModule {
+    const settings = projectorSettings(config);
+    return {
+      module: ApiReadSideModule,
+      providers: [
+        {
+          provide: API_DOCUMENT_STORE,
+          useFactory: (logger: Logger) => createDocumentStore(settings, logger),
+          inject: [LOGGER],
+        },
+        {
+          provide: ProjectionAliases,
+          useFactory: (documents: DocumentStore) => new ProjectionAliases(documents),
+          inject: [API_DOCUMENT_STORE],
+        },
+        {
+          provide: READ_MODELS,
+          useFactory: (documents: DocumentStore, aliases: ProjectionAliases) => new ReadModels(documents, aliases),
+          inject: [API_DOCUMENT_STORE, ProjectionAliases],
+        },
+        {
+          provide: READ_MODEL_CONSISTENCY,
+          useFactory: (documents: DocumentStore, aliases: ProjectionAliases) =>
+            new ReadModelConsistency(documents, aliases, readModelProjections),
+          inject: [API_DOCUMENT_STORE, ProjectionAliases],
+        },
+        ReadSideLifecycle,
+      ],
+      exports: [READ_MODELS, READ_MODEL_CONSISTENCY],
+    };
+  }
+}

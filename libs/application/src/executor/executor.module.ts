@@ -1,0 +1,142 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
+import { EVENT_BUS, type EventBus } from '@lomo/bus';
+import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
+import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
+import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
+import { createModelProvider, MODEL_PROVIDER, type ModelProvider } from '@lomo/llm';
+import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
+import { withMessageTraceContext } from '@lomo/platform';
+import {
+  ExecutorRuntime,
+  noFaults,
+  resolveRuntimeOptions,
+  timerScheduler,
+  type FaultInjector,
+  type RuntimeOptions,
+  type RuntimeOptionsInput,
+  type Scheduler,
+} from '@lomo/runtime';
+import { TOOL_REGISTRY, type ToolDecorator, type ToolRegistry } from '@lomo/tools';
+import { ExecutorLifecycle } from './executor-lifecycle';
+import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
+import { TaskCommandsModule } from '../tasks/task-commands.module';
+import { createStarterToolSet, type StarterTools } from './starter-tools.provider';
+
+export interface ExecutorModuleOptions {
+  runtime?: Partial<RuntimeOptionsInput>;
+  /** Tests pass a scripted model; otherwise LOMO_MODEL_PROVIDER decides. */
+  model?: ModelProvider;
+  scheduler?: Scheduler;
+  faults?: FaultInjector;
+  /** Wraps every starter tool; the drills' entry files record each real effect with it. */
+  decorateTools?: ToolDecorator;
+}
+
+/**
+ * The durable agent runtime as a Nest module: turn worker, wake-up consumer and watchdog (in
+ * ExecutorRuntime), the model and tool providers, and the task commands (stop, pause, resume,
+ * resolve a checkpoint). Stands on PlatformModule's store, bus, blobs, logs, metrics, clock and ids.
+ */
+@Module({})
+export class ExecutorModule {
+  static register(options: ExecutorModuleOptions = {}): DynamicModule {
+    return {
+      module: ExecutorModule,
+      imports: [CqrsModule, TaskCommandsModule],
+      providers: [
+        {
+          provide: RUNTIME_OPTIONS,
+          useFactory: (config: LomoConfig) =>
+            resolveRuntimeOptions({
+              workerId: config.LOMO_WORKER_ID,
+              leaseMs: config.LOMO_LEASE_MS,
+              watchdogIntervalMs: config.LOMO_WATCHDOG_INTERVAL_MS,
+              maxStepsPerTurn: config.LOMO_MAX_STEPS_PER_TURN,
+              ...options.runtime,
+            }),
+          inject: [LOMO_CONFIG],
+        },
+        {
+          provide: MODEL_PROVIDER,
+          useFactory: (config: LomoConfig) =>
+            options.model ??
+            createModelProvider({
+              provider: config.LOMO_MODEL_PROVIDER,
+              baseUrl: config.OPENAI_BASE_URL,
+              apiKey: config.OPENAI_API_KEY,
+              model: config.LOMO_MODEL,
+              timeoutMs: config.LOMO_MODEL_TIMEOUT_MS,
+            }),
+          inject: [LOMO_CONFIG],
+        },
+        {
+          provide: STARTER_TOOLS,
+          useFactory: (
+            config: LomoConfig,
+            store: EventStore,
+            bus: EventBus,
+            blobs: BlobStore,
+            clock: Clock,
+            logger: Logger,
+          ) => createStarterToolSet(config, store, bus, blobs, clock, logger, options.decorateTools),
+          inject: [LOMO_CONFIG, EVENT_STORE, EVENT_BUS, BLOB_STORE, CLOCK, LOGGER],
+        },
+        { provide: TOOL_REGISTRY, useFactory: (tools: StarterTools) => tools.registry, inject: [STARTER_TOOLS] },
+        {
+          provide: EXECUTOR_RUNTIME,
+          inject: [
+            LOMO_CONFIG,
+            RUNTIME_OPTIONS,
+            EVENT_STORE,
+            EVENT_BUS,
+            BLOB_STORE,
+            MODEL_PROVIDER,
+            TOOL_REGISTRY,
+            CLOCK,
+            ID_GENERATOR,
+            LOGGER,
+            METRICS,
+          ],
+          useFactory: (
+            config: LomoConfig,
+            runtimeOptions: RuntimeOptions,
+            store: EventStore,
+            bus: EventBus,
+            blobs: BlobStore,
+            model: ModelProvider,
+            tools: ToolRegistry,
+            clock: Clock,
+            ids: IdGenerator,
+            logger: Logger,
+            registry: Metrics,
+          ) =>
+            new ExecutorRuntime(
+              {
+                store,
+                bus,
+                blobs,
+                model,
+                tools,
+                clock,
+                ids,
+                logger: logger.child({ component: 'executor', workerId: runtimeOptions.workerId }),
+                registry,
+                scheduler: options.scheduler ?? timerScheduler,
+                faults: options.faults ?? noFaults,
+                options: runtimeOptions,
+              },
+              {
+                partitions: config.LOMO_BUS_PARTITIONS,
+                maxAttempts: config.LOMO_BUS_MAX_ATTEMPTS,
+                traced: withMessageTraceContext,
+              },
+            ),
+        },
+        ExecutorLifecycle,
+      ],
+      exports: [EXECUTOR_RUNTIME, MODEL_PROVIDER, TOOL_REGISTRY],
+    };
+  }
+}

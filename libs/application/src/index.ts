@@ -1,0 +1,18 @@
+// The application layer: the one decider command handler, the command handlers, and the Nest
+// modules that the apps compose (router, executor, projector, task commands, messages).
+export * from './command-handling/handle-command';
+export * from './router';
+export * from './projector';
+export { TaskCommandsModule } from './tasks/task-commands.module';
+export { StopTask, PauseTask, ResumeTask, ResolveCheckpoint } from './tasks/task-commands';
+export { WithdrawMessage, ReplaceMessage, ArchiveTask, type TaskWriteResult } from './tasks/inbox-commands';
+export { MessagesModule } from './messages/messages.module';
+export { messageLanguage } from './messages/message-language';
+export {
+  ReceiveUserMessage,
+  type MessageTarget,
+  type ReceiveUserMessageResult,
+} from './messages/receive-user-message.command';
+export { ExecutorModule, type ExecutorModuleOptions } from './executor/executor.module';
+export { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS, COMMAND_DEPS } from './executor/executor-tokens';
+export type { StarterTools } from './executor/starter-tools.provider';

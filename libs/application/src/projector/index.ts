@@ -1,0 +1,6 @@
+export { ProjectorModule, type ProjectorModuleOptions } from './projector.module';
+
+export { BusChangeNoticeSink } from './bus-change-notices';
+export { BusProjectionFeed, StoreProjectionFeed, PROJECTOR_GROUP, type ProjectionFeed } from './projection-feeds';
+
+export { rebuildThreadsOf } from './rebuild-threads';

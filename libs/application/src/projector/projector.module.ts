@@ -1,0 +1,121 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { EVENT_BUS, type EventBus } from '@lomo/bus';
+import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
+import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
+import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
+import {
+  DOCUMENT_STORE,
+  ProjectionRunner,
+  ReadModelConsistency,
+  ReadModels,
+  readModelProjections,
+  type AnyProjection,
+  type DocumentStore,
+} from '@lomo/read-models';
+import { BusChangeNoticeSink } from './bus-change-notices';
+import { createDocumentStore } from '@lomo/read-models';
+import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
+import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
+import { projectorSettings, type ProjectorSettings } from '@lomo/read-models';
+import { rebuildThreadsOf } from './rebuild-threads';
+import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
+import {
+  PROJECTION_FEED,
+  PROJECTION_RUNNER,
+  PROJECTOR_HEALTH_CHECK,
+  PROJECTOR_SETTINGS,
+  READ_MODEL_CONSISTENCY,
+  READ_MODELS,
+} from '@lomo/read-models';
+
+export interface ProjectorModuleOptions {
+  settings?: Partial<ProjectorSettings>;
+  /** Tests and later issues pass their own set; default: the first slice. */
+  projections?: readonly AnyProjection[];
+}
+
+/**
+ * The projector app: read-model document store, projection runner, its feed (bus or store), change
+ * notices on `lomo.changes`, lag gauges on the platform's /metrics and its check on /health.
+ * Needs the platform's EVENT_STORE, EVENT_BUS, LOGGER, METRICS and LOMO_CONFIG.
+ */
+@Module({})
+export class ProjectorModule {
+  static register(config: LomoConfig, options: ProjectorModuleOptions = {}): DynamicModule {
+    const settings: ProjectorSettings = { ...projectorSettings(config), ...options.settings };
+    const projections = options.projections ?? readModelProjections;
+    return {
+      module: ProjectorModule,
+      providers: [
+        { provide: PROJECTOR_SETTINGS, useValue: settings },
+        {
+          provide: DOCUMENT_STORE,
+          useFactory: (logger: Logger) => createDocumentStore(settings, logger),
+          inject: [LOGGER],
+        },
+        {
+          provide: CHANGE_NOTICE_SINK,
+          useFactory: (bus: EventBus, lomo: LomoConfig) => new BusChangeNoticeSink(bus, lomo.LOMO_BUS_PARTITIONS),
+          inject: [EVENT_BUS, LOMO_CONFIG],
+        },
+        {
+          provide: PROJECTION_RUNNER,
+          useFactory: (
+            documents: DocumentStore,
+            events: EventStore,
+            notices: BusChangeNoticeSink,
+            logger: Logger,
+            metrics: Metrics,
+          ) =>
+            new ProjectionRunner({
+              documents,
+              events,
+              projections,
+              notices,
+              logger,
+              metrics,
+              maxLagSeconds: settings.maxLagSeconds,
+              rebuildThreads: rebuildThreadsOf(settings, config),
+            }),
+          inject: [DOCUMENT_STORE, EVENT_STORE, CHANGE_NOTICE_SINK, LOGGER, METRICS],
+        },
+        {
+          provide: PROJECTION_FEED,
+          useFactory: (
+            runner: ProjectionRunner,
+            bus: EventBus,
+            events: EventStore,
+            lomo: LomoConfig,
+            logger: Logger,
+          ): ProjectionFeed =>
+            settings.feed === 'store'
+              ? new StoreProjectionFeed({ events, runner, projections, logger })
+              : new BusProjectionFeed({
+                  bus,
+                  runner,
+                  projections,
+                  partitions: lomo.LOMO_BUS_PARTITIONS,
+                  maxAttempts: lomo.LOMO_BUS_MAX_ATTEMPTS,
+                  logger,
+                }),
+          inject: [PROJECTION_RUNNER, EVENT_BUS, EVENT_STORE, LOMO_CONFIG, LOGGER],
+        },
+        { provide: PROJECTOR_HEALTH_CHECK, useFactory: projectorHealthCheck, inject: [PROJECTION_RUNNER] },
+        {
+          provide: READ_MODELS,
+          useFactory: (documents: DocumentStore, runner: ProjectionRunner) => new ReadModels(documents, runner.aliases),
+          inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
+        },
+        {
+          provide: READ_MODEL_CONSISTENCY,
+          useFactory: (documents: DocumentStore, runner: ProjectionRunner) =>
+            new ReadModelConsistency(documents, runner.aliases, projections, runner),
+          inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
+        },
+        ProjectorService,
+        ProjectorHealthRegistration,
+      ],
+      exports: [DOCUMENT_STORE, PROJECTION_RUNNER, PROJECTOR_HEALTH_CHECK, READ_MODELS, READ_MODEL_CONSISTENCY],
+    };
+  }
+}

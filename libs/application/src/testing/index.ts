@@ -1,0 +1,2 @@
+// Test support for @lomo/application.
+export * from './router-harness';

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Global, Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { EVENT_BUS, EventRelay, InProcessEventBus, type ConsumerHandle, type ReceivedMessage } from '@lomo/bus';
+import { LOMO_CONFIG, loadConfig, type LomoConfig } from '@lomo/config';
+import { deterministicUuid, streams, WAKE_UP_TOPIC, type EventEnvelope, type NewEvent } from '@lomo/contracts';
+import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
+import { createLogger, LOGGER } from '@lomo/observability';
+import { RouterModule } from '../router/router.module';
+
+export const WORKSPACE = 'ws1';
+export const USER = 'u1';
+export const MAIN = streams.main(WORKSPACE, USER);
+
+/**
+ * The embedded platform pieces the router needs, for tests: a SQLite event store, an in-process
+ * bus, the relay between them, and a probe on the wake-up topic.
+ */
+export class RouterHarness {
+  readonly wakeUps: ReceivedMessage[] = [];
+  private probe: ConsumerHandle | undefined;
+
+  private constructor(
+    readonly dir: string,
+    readonly config: LomoConfig,
+    readonly store: SqliteEventStore,
+    readonly bus: InProcessEventBus,
+    readonly relay: EventRelay,
+  ) {}
+
+  static async open(): Promise<RouterHarness> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lomo-router-'));
+    const config = loadConfig({ LOMO_DATA_DIR: dir, NODE_ENV: 'test', LOMO_BUS_PARTITIONS: '4' });
+    const store = new SqliteEventStore({ filename: path.join(dir, 'events.sqlite'), pollIntervalMs: 5 });
+    const bus = InProcessEventBus.open({ filename: path.join(dir, 'bus.sqlite'), pollIntervalMs: 5 });
+    const relay = new EventRelay({ store, bus, partitions: config.LOMO_BUS_PARTITIONS, idleIntervalMs: 5 });
+    const harness = new RouterHarness(dir, config, store, bus, relay);
+    await bus.ensureTopics([{ name: WAKE_UP_TOPIC, partitions: config.LOMO_BUS_PARTITIONS }]);
+    harness.probe = await bus.subscribe({
+      groupId: 'wake-up-probe',
+      topics: [WAKE_UP_TOPIC],
+      fromBeginning: true,
+      maxAttempts: 1,
+      backoff: { initialDelayMs: 1, maxDelayMs: 1 },
+      handler: async (message) => {
+        harness.wakeUps.push(message);
+      },
+    });
+    return harness;
+  }
+
+  /** The router as the standalone app would run it, on this harness's store and bus. */
+  async startRouterApp(): Promise<INestApplicationContext> {
+    const { store, bus, config } = this;
+    @Global()
+    @Module({
+      providers: [
+        { provide: EVENT_STORE, useValue: store },
+        { provide: EVENT_BUS, useValue: bus },
+        { provide: LOMO_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: createLogger({ level: 'silent' }) },
+      ],
+      exports: [EVENT_STORE, EVENT_BUS, LOMO_CONFIG, LOGGER],
+    })
+    class TestPlatformModule {}
+
+    @Module({ imports: [TestPlatformModule, RouterModule] })
+    class TestRouterApp {}
+
+    const app = await NestFactory.createApplicationContext(TestRouterApp, { logger: false });
+    await app.init();
+    return app;
+  }
+
+  /** Appends a person's message to Main the way the API does (event id = message id). */
+  async receive(
+    text: string,
+    options: { clientMessageId: string; language?: string; targetTaskId?: string; workspaceId?: string },
+  ): Promise<EventEnvelope> {
+    const workspaceId = options.workspaceId ?? WORKSPACE;
+    const main = streams.main(workspaceId, USER);
+    const messageId = deterministicUuid('lomo.message', workspaceId, USER, options.clientMessageId);
+    const event: NewEvent = {
+      eventId: messageId,
+      type: 'UserMessageReceived',
+      data: {
+        messageId,
+        userId: USER,
+        text,
+        language: options.language ?? 'en',
+        channel: 'ui',
+        clientMessageId: options.clientMessageId,
+        ...(options.targetTaskId ? { target: { taskId: options.targetTaskId } } : {}),
+      },
+      metadata: {
+        correlationId: `corr-${options.clientMessageId}`,
+        causationId: null,
+        workspaceId,
+        actor: { kind: 'user', userId: USER },
+      },
+    };
+    await this.store.append(main, [event], 'any');
+    const stored = (await this.store.readStream(main)).find((e) => e.metadata.eventId === messageId);
+    if (!stored) throw new Error(`message ${messageId} was not stored`);
+    return stored;
+  }
+
+  async eventsOf(streamId: string): Promise<EventEnvelope[]> {
+    return this.store.readStream(streamId);
+  }
+
+  async close(): Promise<void> {
+    await this.probe?.stop();
+    await this.relay.stop().catch(() => undefined);
+    await this.bus.close();
+    await this.store.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,11 @@
+// Test support for @lomo/llm: the provider contract suite and a local server speaking the OpenAI wire format.
+export { describeModelProviderContract, type ModelProviderHarness } from './model-provider.contract';
+export {
+  chatCompletionBody,
+  errorReply,
+  startFakeOpenAIServer,
+  type FakeOpenAIReply,
+  type FakeOpenAIRequest,
+  type FakeOpenAIResponder,
+  type FakeOpenAIServer,
+} from './fake-openai-server';

@@ -1,0 +1,31 @@
+export { NotifierModule, type NotifierModuleOptions } from './notifier.module';
+export { notifierSettings, type NotifierSettings } from './notifier-settings';
+export * from './notifier-tokens';
+export {
+  WebhookService,
+  type WebhookServiceDeps,
+  type WebhookWithSecret,
+  type RotatedSecret,
+} from './webhooks/webhook-service';
+export type { WebhookView, DeadLetterView, DeadLetterPage } from './webhooks/webhook-views';
+export type { RegisterWebhookInput, PageInput } from './webhooks/webhook-input';
+export * from './webhooks/webhook-errors';
+export { SecretBox } from './webhooks/secret-box';
+export type { DeadLetterStatus } from './webhooks/webhook-documents';
+export {
+  verifyWebhookSignature,
+  signatureHeader,
+  SIGNATURE_HEADER,
+  EVENT_ID_HEADER,
+  EVENT_TYPE_HEADER,
+  DEFAULT_TOLERANCE_SECONDS,
+  type SignatureVerification,
+} from './delivery/webhook-signature';
+export type { DeliveryBody } from './delivery/delivery-request';
+export { DeliveryEngine, type DeliveryEngineOptions } from './delivery/delivery-engine';
+export {
+  FetchWebhookTransport,
+  type WebhookTransport,
+  type WebhookRequest,
+  type DeliveryOutcome,
+} from './delivery/http-transport';
