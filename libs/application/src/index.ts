@@ -1,6 +1,6 @@
-// The application layer: the one decider command handler, the command handlers, and the Nest
-// modules that the apps compose (router, executor, projector, task commands, messages).
-export * from './command-handling/handle-command';
+// The application layer: the command handlers (each through @lomo/command-handling's one decider
+// command handler) and the Nest modules that the apps compose (router, executor, projector, task
+// commands, messages).
 export * from './router';
 export * from './projector';
 export { TaskCommandsModule } from './tasks/task-commands.module';

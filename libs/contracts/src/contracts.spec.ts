@@ -6,7 +6,13 @@ import { InvalidEventError, UnknownEventTypeError, WrongStreamCategoryError } fr
 import { sampleIds } from './samples/event-samples';
 
 const streamFor = (category: string) =>
-  category === 'main' ? 'main-ws1.u1' : category === 'task' ? `task-${sampleIds.taskId}` : `turn-${sampleIds.turnId}`;
+  category === 'main'
+    ? 'main-ws1.u1'
+    : category === 'receipt'
+      ? `receipt-ws1.u1.${sampleIds.messageId}`
+      : category === 'task'
+        ? `task-${sampleIds.taskId}`
+        : `turn-${sampleIds.turnId}`;
 const metadata = {
   correlationId: 'corr-1',
   causationId: null,
@@ -59,7 +65,7 @@ describe('event contracts', () => {
 
   it('maps every type to exactly one stream category and a current version', () => {
     for (const d of definitions) {
-      expect(['main', 'task', 'turn']).toContain(d.category);
+      expect(['main', 'task', 'turn', 'receipt']).toContain(d.category);
       expect(d.version).toBeGreaterThanOrEqual(1);
       for (let v = 1; v < d.version; v += 1) expect(typeof d.upcasters[v]).toBe('function');
     }

@@ -51,6 +51,13 @@ export const eventDefinitions = [
   ),
   def('main', 'MainReplied', main.MainReplied, 'Main answered a message directly.'),
   def('main', 'TaskCardShown', main.TaskCardShown, 'A card for a task was shown in the main line.'),
+  // receipt-{workspaceId}.{userId}.{messageId}
+  def(
+    'receipt',
+    'MessageReceiptReserved',
+    main.MessageReceiptReserved,
+    "A client's message id was taken; a retried request returns the first result.",
+  ),
   // task-{taskId}
   def('task', 'TaskCreated', task.TaskCreated, 'A task was created from a message.', {
     version: 2,

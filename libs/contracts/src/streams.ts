@@ -1,6 +1,15 @@
 import { InvalidStreamIdError } from './errors';
 
-export const streamCategories = ['main', 'task', 'turn', 'generation', 'artifact', 'memory', 'account'] as const;
+export const streamCategories = [
+  'main',
+  'task',
+  'turn',
+  'generation',
+  'artifact',
+  'memory',
+  'account',
+  'receipt',
+] as const;
 export type StreamCategory = (typeof streamCategories)[number];
 
 const streamIdPattern = /^([a-z]+)-([A-Za-z0-9_.:-]{1,200})$/;
@@ -17,4 +26,10 @@ export const streams = {
   main: (workspaceId: string, userId: string) => `main-${workspaceId}.${userId}`,
   task: (taskId: string) => `task-${taskId}`,
   turn: (turnId: string) => `turn-${turnId}`,
+  /**
+   * The marker of one message a client sent with its own id: created with "no stream" expected, it
+   * is the uniqueness check that makes a retried request return the first result (DESIGN.md §4).
+   * Keyed by workspace and user like the main line it guards, and as private.
+   */
+  receipt: (workspaceId: string, userId: string, messageId: string) => `receipt-${workspaceId}.${userId}.${messageId}`,
 } as const;

@@ -1,3 +1,4 @@
 export * from './decider';
 export * from './task';
 export * from './turn';
+export * from './main-line';

@@ -27,7 +27,7 @@ export {
   type WakeTarget,
 } from './wakeups/wake-up-consumer';
 export { publishWakeUp } from './wakeups/publish-wake-up';
-export type { CommandDeps } from './commands/command-deps';
+export type { CommandDeps, TaskCommandResult } from './commands/command-deps';
 export { interruptTask, type InterruptRequest, type InterruptResult } from './commands/interrupt-task';
 export { resumeTask } from './commands/resume-task';
 export { resolveCheckpoint, type ResolveCheckpointRequest } from './commands/resolve-checkpoint';

@@ -14,7 +14,6 @@ export {
   type AuthorizationDecision,
   type AuthorizationRequest,
 } from './authorization/authorize-call';
-export { approvedCallIds, type RecordedApproval } from './authorization/approved-call-ids';
 // Async completions
 export {
   appendToolCompletion,

@@ -1,6 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { mainEvents, ValidationError, zodIssues, type EventEnvelope } from '@lomo/contracts';
+import {
+  ID_GENERATOR,
+  mainEvents,
+  ValidationError,
+  zodIssues,
+  type EventEnvelope,
+  type IdGenerator,
+} from '@lomo/contracts';
 import { DomainError } from '@lomo/domain';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { LOGGER, type Logger } from '@lomo/observability';
@@ -21,9 +28,14 @@ import { WakeUpPublisher } from './wake-up-publisher';
 export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage, RouteUserMessageResult> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(WakeUpPublisher) private readonly wakeUps: WakeUpPublisher,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  private get writes() {
+    return { store: this.store, ids: this.ids };
+  }
 
   async execute({ message }: RouteUserMessage): Promise<RouteUserMessageResult> {
     const { decision, written } = await this.recordRouting(message);
@@ -53,7 +65,7 @@ export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage
     const targetId = data.target?.taskId;
     const target =
       targetId === undefined ? undefined : await readTask(this.store, targetId, message.metadata.workspaceId);
-    return recordDecision(this.store, streamId, revision, decideRouting(data, target), routerMetadata(message));
+    return recordDecision(this.writes, streamId, revision, decideRouting(data, target), routerMetadata(message));
   }
 
   /** Acts on the recorded decision; returns the task the message sits in, or null. */
@@ -63,8 +75,8 @@ export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage
     const taskId = decision.taskId;
     if (taskId === null) return null;
     try {
-      if (decision.outcome === 'new') await createTaskFromMessage(this.store, taskId, data, metadata);
-      await deliverToInbox(this.store, taskId, data, metadata);
+      if (decision.outcome === 'new') await createTaskFromMessage(this.writes, taskId, data, metadata);
+      await deliverToInbox(this.writes, taskId, data, metadata);
       return taskId;
     } catch (error) {
       // The target was stopped or closed between the decision and the delivery. The message stays

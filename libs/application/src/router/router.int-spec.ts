@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { toRelayedMessage, type ReceivedMessage } from '@lomo/bus';
 import { waitFor } from '@lomo/bus/testing';
@@ -244,7 +245,7 @@ describe('router: a crash between RoutingDecided and the delivery is repaired on
     await handler.recordRouting(message);
     // The half-done run: the task exists, the message is not in it yet.
     await createTaskFromMessage(
-      h.store,
+      { store: h.store, ids: { uuid: () => randomUUID() } },
       taskId,
       mainEvents.UserMessageReceived.parse(message.data),
       routerMetadata(message),

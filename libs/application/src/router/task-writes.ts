@@ -1,10 +1,20 @@
-import { deterministicUuid, streams, type WriteMetadata } from '@lomo/contracts';
+import { AggregateStream, handleCommand, type CommandResult } from '@lomo/command-handling';
+import { deterministicUuid, streams, type IdGenerator, type WriteMetadata } from '@lomo/contracts';
 import { taskDecider, taskEventTypes, type TaskEvent, type TaskState } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
-import { handleCommand, type HandleCommandResult } from '../command-handling/handle-command';
 import { goalFrom, type UserMessage } from './routing-decision';
 
-const options = (eventIdFor: (event: TaskEvent) => string) => ({ eventTypes: taskEventTypes, eventIdFor });
+export interface TaskWriteDeps {
+  store: EventStore;
+  ids: IdGenerator;
+}
+
+const options = (deps: TaskWriteDeps, metadata: WriteMetadata, eventId: () => string) => ({
+  eventTypes: taskEventTypes,
+  metadata,
+  ids: deps.ids,
+  eventIdFor: eventId,
+});
 
 /**
  * Creates the task a message starts. The first append to a new stream expects "no stream", so of
@@ -12,11 +22,11 @@ const options = (eventIdFor: (event: TaskEvent) => string) => ({ eventTypes: tas
  * The task speaks the message's language: the agent answers in the person's own words.
  */
 export function createTaskFromMessage(
-  store: EventStore,
+  deps: TaskWriteDeps,
   taskId: string,
   message: UserMessage,
   metadata: WriteMetadata,
-): Promise<HandleCommandResult<TaskEvent, TaskState>> {
+): Promise<CommandResult<TaskEvent, TaskState>> {
   const command = {
     type: 'CreateTask' as const,
     taskId,
@@ -26,22 +36,21 @@ export function createTaskFromMessage(
     originMessageId: message.messageId,
   };
   return handleCommand(
-    store,
+    deps.store,
     streams.task(taskId),
     taskDecider,
     command,
-    metadata,
-    options(() => deterministicUuid('lomo.task-created', taskId)),
+    options(deps, metadata, () => deterministicUuid('lomo.task-created', taskId)),
   );
 }
 
 /** Delivers a message to a task's inbox; the item id is the message id, so a repeat writes nothing. */
 export function deliverToInbox(
-  store: EventStore,
+  deps: TaskWriteDeps,
   taskId: string,
   message: UserMessage,
   metadata: WriteMetadata,
-): Promise<HandleCommandResult<TaskEvent, TaskState>> {
+): Promise<CommandResult<TaskEvent, TaskState>> {
   const command = {
     type: 'DeliverMessage' as const,
     itemId: message.messageId,
@@ -49,12 +58,11 @@ export function deliverToInbox(
     language: message.language,
   };
   return handleCommand(
-    store,
+    deps.store,
     streams.task(taskId),
     taskDecider,
     command,
-    metadata,
-    options(() => deterministicUuid('lomo.inbox-delivery', taskId, message.messageId)),
+    options(deps, metadata, () => deterministicUuid('lomo.inbox-delivery', taskId, message.messageId)),
   );
 }
 
@@ -63,9 +71,6 @@ export function deliverToInbox(
  * another workspace (the tenant boundary), folds to 'none': to the sender it does not exist.
  */
 export async function readTask(store: EventStore, taskId: string, workspaceId: string): Promise<TaskState> {
-  const known = new Set<string>(taskEventTypes);
-  const stored = await store.readStream(streams.task(taskId));
-  if (stored.length > 0 && stored[0].metadata.workspaceId !== workspaceId) return taskDecider.initialState();
-  const events = stored.map(({ type, data }) => ({ type, data })).filter((e): e is TaskEvent => known.has(e.type));
-  return events.reduce(taskDecider.evolve, taskDecider.initialState());
+  const task = await AggregateStream.read(store, streams.task(taskId), taskDecider, taskEventTypes);
+  return task.workspaceId === undefined || task.workspaceId === workspaceId ? task.state : taskDecider.initialState();
 }

@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { streams, type WriteMetadata } from '@lomo/contracts';
+import { handleCommand } from '@lomo/command-handling';
+import { ID_GENERATOR, streams, type IdGenerator, type WriteMetadata } from '@lomo/contracts';
 import { taskDecider, taskEventTypes, type TaskCommand } from '@lomo/domain';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { LOGGER, traceContext, type Logger } from '@lomo/observability';
-import { handleCommand } from '../command-handling/handle-command';
 import { ArchiveTask, ReplaceMessage, WithdrawMessage, type TaskWriteResult } from './inbox-commands';
 
 type Write = WithdrawMessage['by'];
@@ -20,28 +20,34 @@ const metadataOf = (by: Write): WriteMetadata => ({
 abstract class TaskCommandHandler {
   constructor(
     protected readonly store: EventStore,
+    protected readonly ids: IdGenerator,
     protected readonly logger: Logger,
   ) {}
 
   protected run(taskId: string, command: TaskCommand, by: Write): Promise<TaskWriteResult> {
     return traceContext.run(by.trace, async () => {
-      const result = await handleCommand(this.store, streams.task(taskId), taskDecider, command, metadataOf(by), {
+      const result = await handleCommand(this.store, streams.task(taskId), taskDecider, command, {
         eventTypes: taskEventTypes,
+        metadata: metadataOf(by),
+        ids: this.ids,
       });
-      const changed = result.events.length > 0;
       this.logger.info(
-        { taskId, command: command.type, changed, workspaceId: by.workspaceId, userId: by.userId },
+        { taskId, command: command.type, changed: result.changed, workspaceId: by.workspaceId, userId: by.userId },
         'task command handled',
       );
-      return { taskId, changed, revision: result.revision === 'no_stream' ? null : result.revision };
+      return { taskId, changed: result.changed, writes: result.writes };
     });
   }
 }
 
 @CommandHandler(WithdrawMessage)
 export class WithdrawMessageHandler extends TaskCommandHandler implements ICommandHandler<WithdrawMessage> {
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(LOGGER) logger: Logger) {
-    super(store, logger);
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super(store, ids, logger);
   }
 
   execute(c: WithdrawMessage): Promise<TaskWriteResult> {
@@ -51,8 +57,12 @@ export class WithdrawMessageHandler extends TaskCommandHandler implements IComma
 
 @CommandHandler(ReplaceMessage)
 export class ReplaceMessageHandler extends TaskCommandHandler implements ICommandHandler<ReplaceMessage> {
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(LOGGER) logger: Logger) {
-    super(store, logger);
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super(store, ids, logger);
   }
 
   execute(c: ReplaceMessage): Promise<TaskWriteResult> {
@@ -63,8 +73,12 @@ export class ReplaceMessageHandler extends TaskCommandHandler implements IComman
 
 @CommandHandler(ArchiveTask)
 export class ArchiveTaskHandler extends TaskCommandHandler implements ICommandHandler<ArchiveTask> {
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(LOGGER) logger: Logger) {
-    super(store, logger);
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super(store, ids, logger);
   }
 
   execute(c: ArchiveTask): Promise<TaskWriteResult> {

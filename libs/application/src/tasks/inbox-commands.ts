@@ -1,3 +1,4 @@
+import type { StreamWrite } from '@lomo/command-handling';
 import type { TraceContext } from '@lomo/observability';
 
 /** What a user does to a task through the API, beyond what the executor's commands cover. */
@@ -37,6 +38,6 @@ export class ArchiveTask {
 export interface TaskWriteResult {
   taskId: string;
   changed: boolean;
-  /** The task stream's last revision after the command; null when the stream does not exist. */
-  revision: number | null;
+  /** Where the outcome sits (the one result shape of @lomo/command-handling): consistency tokens. */
+  writes: StreamWrite[];
 }

@@ -1,6 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { interruptTask, resolveCheckpoint, resumeTask, type CommandDeps, type InterruptResult } from '@lomo/runtime';
+import {
+  interruptTask,
+  resolveCheckpoint,
+  resumeTask,
+  type CommandDeps,
+  type InterruptResult,
+  type TaskCommandResult,
+} from '@lomo/runtime';
 import { COMMAND_DEPS } from '../executor/executor-tokens';
 import { PauseTask, ResolveCheckpoint, ResumeTask, StopTask } from './task-commands';
 
@@ -25,19 +32,19 @@ export class PauseTaskHandler implements ICommandHandler<PauseTask, InterruptRes
 }
 
 @CommandHandler(ResumeTask)
-export class ResumeTaskHandler implements ICommandHandler<ResumeTask, { changed: boolean }> {
+export class ResumeTaskHandler implements ICommandHandler<ResumeTask, TaskCommandResult> {
   constructor(@Inject(COMMAND_DEPS) private readonly deps: CommandDeps) {}
 
-  execute(command: ResumeTask): Promise<{ changed: boolean }> {
+  execute(command: ResumeTask): Promise<TaskCommandResult> {
     return resumeTask(this.deps, command);
   }
 }
 
 @CommandHandler(ResolveCheckpoint)
-export class ResolveCheckpointHandler implements ICommandHandler<ResolveCheckpoint, { changed: boolean }> {
+export class ResolveCheckpointHandler implements ICommandHandler<ResolveCheckpoint, TaskCommandResult> {
   constructor(@Inject(COMMAND_DEPS) private readonly deps: CommandDeps) {}
 
-  execute(command: ResolveCheckpoint): Promise<{ changed: boolean }> {
+  execute(command: ResolveCheckpoint): Promise<TaskCommandResult> {
     return resolveCheckpoint(this.deps, command.request);
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -5,7 +6,14 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EVENT_BUS, EventRelay, InProcessEventBus, type ConsumerHandle, type ReceivedMessage } from '@lomo/bus';
 import { LOMO_CONFIG, loadConfig, type LomoConfig } from '@lomo/config';
-import { deterministicUuid, streams, WAKE_UP_TOPIC, type EventEnvelope, type NewEvent } from '@lomo/contracts';
+import {
+  deterministicUuid,
+  ID_GENERATOR,
+  streams,
+  WAKE_UP_TOPIC,
+  type EventEnvelope,
+  type NewEvent,
+} from '@lomo/contracts';
 import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
 import { createLogger, LOGGER } from '@lomo/observability';
 import { RouterModule } from '../router/router.module';
@@ -61,8 +69,9 @@ export class RouterHarness {
         { provide: EVENT_BUS, useValue: bus },
         { provide: LOMO_CONFIG, useValue: config },
         { provide: LOGGER, useValue: createLogger({ level: 'silent' }) },
+        { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
       ],
-      exports: [EVENT_STORE, EVENT_BUS, LOMO_CONFIG, LOGGER],
+      exports: [EVENT_STORE, EVENT_BUS, LOMO_CONFIG, LOGGER, ID_GENERATOR],
     })
     class TestPlatformModule {}
 

@@ -63,3 +63,15 @@ export const TaskCardShown = z.strictObject({
   status: z.enum(['active', 'waiting', 'paused', 'stopped', 'completed', 'archived']),
   summary: z.string().max(2000).optional(),
 });
+
+/**
+ * receipt-{workspaceId}.{userId}.{messageId}: a client's message id was taken. The main line's
+ * head before it bounds where the message can be, so a retry finds it (or repairs a crash between
+ * the two writes) by reading only the main line's tail from there.
+ */
+export const MessageReceiptReserved = z.strictObject({
+  messageId,
+  mainStreamId: z.string().min(6).max(220),
+  /** The main line's last revision before the message, or -1 when it had none. */
+  mainRevisionBefore: z.number().int().min(-1),
+});

@@ -49,6 +49,10 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     valid: { cardId: MSG2, taskId: T, messageId: MSG, title: 'Poster', status: 'active' },
     invalid: [{ cardId: MSG2, taskId: T, title: 'Poster', status: 'running' }],
   },
+  MessageReceiptReserved: {
+    valid: { messageId: MSG, mainStreamId: 'main-ws1.u1', mainRevisionBefore: -1 },
+    invalid: [{ messageId: MSG, mainStreamId: 'main-ws1.u1', mainRevisionBefore: -2 }],
+  },
   TaskCreated: {
     valid: { taskId: T, kind: 'persistent', goal: 'Design a poster', language: 'en', originMessageId: MSG },
     invalid: [{ taskId: T, kind: 'forever', goal: 'Design a poster', language: 'en', originMessageId: MSG }],

@@ -135,3 +135,37 @@ describe('task: an approval authorizes exactly the named call id', () => {
       .thenThrows('CHECKPOINT_NOT_FOUND');
   });
 });
+
+describe('task: an approval the agent recorded itself never authorizes', () => {
+  const byAgent: TaskEvent = { ...approvedEvent(), recordedBy: { kind: 'agent' } };
+  const byPerson: TaskEvent = { ...approvedEvent(), recordedBy: { kind: 'user', userId: 'u1' } };
+
+  it('resolves nothing: the call is not approved and the checkpoint stays open for the person', () => {
+    const state = fold(taskDecider, [...asked, byAgent]);
+    expect(isApproved(state, call)).toBe(false);
+    expect(openCheckpointFor(state, call)?.checkpointId).toBe(ids.checkpoint);
+    expect(state.status).toBe('waiting');
+  });
+
+  it('cannot take back a person’s approval either', () => {
+    const rejectedByAgent: TaskEvent = {
+      type: 'CheckpointResolved',
+      data: { checkpointId: ids.checkpoint, decision: 'reject', callId: call, resolvedBy: 'u1' },
+      recordedBy: { kind: 'agent' },
+    };
+    const state = fold(taskDecider, [...asked, byPerson, rejectedByAgent]);
+    expect(isApproved(state, call)).toBe(true);
+  });
+
+  it('leaves the person free to resolve it afterwards', () => {
+    given([...asked, byAgent])
+      .when({
+        type: 'ResolveCheckpoint',
+        checkpointId: ids.checkpoint,
+        decision: 'approve',
+        callId: call,
+        resolvedBy: 'u1',
+      })
+      .then([approvedEvent()]);
+  });
+});

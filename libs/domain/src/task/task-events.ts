@@ -1,4 +1,4 @@
-import type { EventDataMap } from '@lomo/contracts';
+import type { Actor, EventDataMap } from '@lomo/contracts';
 
 /** Every event of a `task-{taskId}` stream, named exactly as in the contracts registry. */
 export const taskEventTypes = [
@@ -28,7 +28,11 @@ export const taskEventTypes = [
 
 export type TaskEventType = (typeof taskEventTypes)[number];
 
-/** `{type, data}` of one task event; metadata is the command handler's business, not the domain's. */
-export type TaskEventOf<T extends TaskEventType> = { type: T; data: EventDataMap[T] };
+/**
+ * `{type, data}` of one task event; metadata is the command handler's business, not the domain's,
+ * except who recorded it: `recordedBy` is the stored event's actor when the event is folded from the
+ * log (absent on events a decider just produced). An approval the agent recorded never authorizes.
+ */
+export type TaskEventOf<T extends TaskEventType> = { type: T; data: EventDataMap[T]; recordedBy?: Actor };
 
 export type TaskEvent = { [T in TaskEventType]: TaskEventOf<T> }[TaskEventType];

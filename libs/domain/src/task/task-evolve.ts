@@ -130,7 +130,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       };
     }
     case 'CheckpointResolved':
-      return resolved(task, event.data);
+      return resolved(task, event.data, event.recordedBy?.kind === 'agent');
     case 'AutonomyChanged':
       return { ...task, autonomy: event.data.level };
     case 'PlanBudgetApproved':
@@ -159,9 +159,15 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
   }
 }
 
-function resolved(task: ExistingTask, data: Extract<TaskEvent, { type: 'CheckpointResolved' }>['data']): ExistingTask {
+function resolved(
+  task: ExistingTask,
+  data: Extract<TaskEvent, { type: 'CheckpointResolved' }>['data'],
+  recordedByAgent: boolean,
+): ExistingTask {
   const checkpoint = task.checkpoints[data.checkpointId];
-  if (!checkpoint) return task;
+  // A model's claim of approval is never authorization (DESIGN.md §5): a resolution the agent
+  // recorded itself resolves nothing, and the checkpoint stays open for the person.
+  if (!checkpoint || recordedByAgent) return task;
   const resolution = { decision: data.decision, answer: data.answer ?? null, resolvedBy: data.resolvedBy };
   const checkpoints = { ...task.checkpoints, [data.checkpointId]: { ...checkpoint, resolution } };
   const callId = checkpoint.kind === 'approval' ? checkpoint.callId : null;

@@ -26,7 +26,11 @@ export function standingClaims(state: TaskState, turnId: string, fromStep = 1): 
   return Object.values(state.claims).filter((c) => c.turnId === turnId && c.step >= fromStep && !c.released);
 }
 
-/** True only when a recorded CheckpointResolved approved exactly this call id. */
+/**
+ * The one approval rule (DESIGN.md §5): true only when the latest CheckpointResolved of an approval
+ * checkpoint for exactly this call id approved it. Resolutions the agent recorded itself are not
+ * folded into the state at all (task-evolve.ts), so they can neither approve nor take back.
+ */
 export function isApproved(state: TaskState, callId: string): boolean {
   return state.status !== 'none' && state.approvals[callId]?.decision === 'approve';
 }

@@ -42,7 +42,10 @@ export interface Checkpoint {
   resolution: { decision: CheckpointDecision; answer: string | null; resolvedBy: string } | null;
 }
 
-/** A recorded decision about one tool call: only `approve` authorizes, and only that call id. */
+/**
+ * A recorded decision about one tool call: only `approve` authorizes, and only that call id. A
+ * resolution the agent recorded itself never gets here (libs/domain/src/task/task-evolve.ts).
+ */
 export interface CallApproval {
   callId: string;
   checkpointId: string;

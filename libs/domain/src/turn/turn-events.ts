@@ -1,4 +1,4 @@
-import type { EventDataMap } from '@lomo/contracts';
+import type { Actor, EventDataMap } from '@lomo/contracts';
 
 /** Every event of a `turn-{turnId}` stream, named exactly as in the contracts registry. */
 export const turnEventTypes = [
@@ -18,6 +18,7 @@ export const turnEventTypes = [
 
 export type TurnEventType = (typeof turnEventTypes)[number];
 
-export type TurnEventOf<T extends TurnEventType> = { type: T; data: EventDataMap[T] };
+/** `{type, data}` of one turn event; `recordedBy` as for task events (libs/domain/src/task/task-events.ts). */
+export type TurnEventOf<T extends TurnEventType> = { type: T; data: EventDataMap[T]; recordedBy?: Actor };
 
 export type TurnEvent = { [T in TurnEventType]: TurnEventOf<T> }[TurnEventType];

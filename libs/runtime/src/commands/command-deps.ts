@@ -1,3 +1,4 @@
+import type { StreamWrite } from '@lomo/command-handling';
 import type { EventBus } from '@lomo/bus';
 import type { IdGenerator } from '@lomo/contracts';
 import type { EventStore } from '@lomo/eventstore';
@@ -10,5 +11,8 @@ export interface CommandDeps {
   logger: Logger;
 }
 
-/** A conflict means someone appended meanwhile (a worker, the router): read again and decide again. */
-export const COMMAND_ATTEMPTS = 8;
+/** The one result shape of the task commands (the decider command handler's, libs/command-handling). */
+export interface TaskCommandResult {
+  changed: boolean;
+  writes: StreamWrite[];
+}

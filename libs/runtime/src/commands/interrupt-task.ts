@@ -1,19 +1,19 @@
-import { ConcurrencyError, type Actor } from '@lomo/contracts';
+import { conflictRetry, decideAll, handleCommand, metadataOf, type StreamWrite } from '@lomo/command-handling';
+import { streams, type Actor } from '@lomo/contracts';
 import {
-  DomainError,
-  TaskErrors,
   isTurnTerminal,
   taskDecider,
   turnDecider,
-  type ExistingTurn,
+  turnEventTypes,
   type TaskCommand,
+  type TurnCommand,
+  type TurnState,
 } from '@lomo/domain';
-import { toNewEvents } from '../events/new-events';
-import { decideAll } from '../process/decide-all';
+import { retry } from '@lomo/resilience';
 import { TaskView } from '../streams/task-view';
-import { TurnView } from '../streams/turn-view';
 import { publishWakeUp } from '../wakeups/publish-wake-up';
-import { COMMAND_ATTEMPTS, type CommandDeps } from './command-deps';
+import type { CommandDeps, TaskCommandResult } from './command-deps';
+import { taskWorkspace } from './require-task';
 
 export interface InterruptRequest {
   taskId: string;
@@ -21,11 +21,8 @@ export interface InterruptRequest {
   reason?: string;
 }
 
-export interface InterruptResult {
-  /** False when the task already was in that state (a repeated request). */
-  changed: boolean;
+export interface InterruptResult extends TaskCommandResult {
   cancelledTurnId?: string;
-  taskRevision: number;
 }
 
 type Kind = 'stop' | 'pause';
@@ -37,6 +34,9 @@ const releaseReason = { completed: 'step_abandoned', failed: 'turn_failed', canc
  * (from then on the worker holding it cannot append: its expected revision is gone), then the task
  * stream records the claims of uncommitted steps released, the turn closed and the task stopped or
  * paused, in one append; last, a cancel message tells the lease holder to abort its model call.
+ * Both writes go through the command layer (libs/command-handling): the turn's cancel is a command
+ * of its own (a repeat is a no-op), the task's batch is decided on the state read and appended at
+ * that revision; a concurrent writer makes the whole request run again on fresh state.
  */
 export async function interruptTask(
   deps: CommandDeps,
@@ -45,69 +45,68 @@ export async function interruptTask(
 ): Promise<InterruptResult> {
   // Survives a retry: the turn may be cancelled by this request before the task append conflicts.
   let cancelled = false;
-  for (let attempt = 1; attempt <= COMMAND_ATTEMPTS; attempt += 1) {
+  const attempt = async (): Promise<InterruptResult> => {
     const task = await TaskView.load(deps.store, request.taskId);
+    const workspaceId = taskWorkspace(task, request.taskId);
     const existing = task.existing;
-    if (existing === undefined || task.workspaceId === undefined)
-      throw new DomainError(TaskErrors.TASK_NOT_FOUND, `No task ${request.taskId}`);
-    const workspaceId = task.workspaceId;
-    const write = { workspaceId, actor: request.by, fallbackCorrelationId: request.taskId };
-    try {
-      let turn: ExistingTurn | undefined;
-      if (existing.activeTurnId !== null) {
-        const view = await TurnView.load(deps.store, existing.activeTurnId);
-        if (view.state.status !== 'none') {
-          if (!isTurnTerminal(view.state)) {
-            const reason = kind === 'stop' ? 'task_stopped' : 'task_paused';
-            const events = turnDecider.decide({ type: 'CancelTurn', by: request.by, reason }, view.state);
-            const result = await deps.store.append(view.streamId, toNewEvents(events, write, deps.ids), view.revision);
-            view.applyOwn(events, result.nextExpectedRevision);
-            cancelled = true;
-          }
-          turn = view.state as ExistingTurn;
-        }
-      }
-      const commands: TaskCommand[] = [];
-      const turnId = existing.activeTurnId ?? undefined;
-      if (turnId !== undefined) {
-        const outcome =
-          turn !== undefined && isTurnTerminal(turn) ? (turn.status as keyof typeof releaseReason) : 'cancelled';
-        const fromStep = turn === undefined ? 1 : turn.steps.length + 1;
-        commands.push({ type: 'ReleaseClaims', turnId, step: fromStep, reason: releaseReason[outcome] });
-        commands.push({ type: 'CloseTurn', turnId, outcome });
-      }
-      const reason = request.reason !== undefined ? { reason: request.reason } : {};
-      commands.push(
-        kind === 'stop'
-          ? {
-              type: 'StopTask',
-              by: request.by,
-              ...reason,
-              ...(turnId !== undefined ? { cancelledTurnId: turnId } : {}),
-            }
-          : { type: 'PauseTask', by: request.by, ...reason },
-      );
-      const events = decideAll(taskDecider, task.state, commands);
-      let revision = task.revision === 'no_stream' ? -1 : task.revision;
-      if (events.length > 0) {
-        const result = await deps.store.append(task.streamId, toNewEvents(events, write, deps.ids), task.revision);
-        revision = result.nextExpectedRevision;
-      }
-      deps.logger.info(
-        { taskId: request.taskId, workspaceId, kind, cancelledTurnId: turnId ?? null, changed: events.length > 0 },
-        kind === 'stop' ? 'task stopped' : 'task paused',
-      );
-      if (cancelled && turnId !== undefined) await notifyHolder(deps, kind, workspaceId, request.taskId, turnId);
-      return {
-        changed: events.length > 0,
-        ...(turnId !== undefined ? { cancelledTurnId: turnId } : {}),
-        taskRevision: revision,
-      };
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt === COMMAND_ATTEMPTS) throw error;
+    const metadata = metadataOf({ workspaceId, actor: request.by, fallbackCorrelationId: request.taskId });
+    const turnId = existing?.activeTurnId ?? undefined;
+    const writes: StreamWrite[] = [];
+    let turn: TurnState | undefined;
+    if (turnId !== undefined) {
+      const reason = kind === 'stop' ? 'task_stopped' : 'task_paused';
+      const cancel = (state: TurnState): TurnCommand[] =>
+        state.status === 'none' || isTurnTerminal(state) ? [] : [{ type: 'CancelTurn', by: request.by, reason }];
+      const result = await handleCommand(deps.store, streams.turn(turnId), turnDecider, cancel, {
+        eventTypes: turnEventTypes,
+        ids: deps.ids,
+        metadata,
+      });
+      cancelled ||= result.changed;
+      turn = result.state;
+      writes.push(...result.writes);
     }
+    const events = decideAll(taskDecider, task.state, taskCommands(kind, request, turnId, turn));
+    if (events.length > 0) await task.append(deps.store, events, metadata, deps.ids);
+    if (task.revision !== 'no_stream') writes.push({ streamId: task.streamId, revision: task.revision });
+    deps.logger.info(
+      { taskId: request.taskId, workspaceId, kind, cancelledTurnId: turnId ?? null, changed: events.length > 0 },
+      kind === 'stop' ? 'task stopped' : 'task paused',
+    );
+    if (cancelled && turnId !== undefined) await notifyHolder(deps, kind, workspaceId, request.taskId, turnId);
+    return { changed: events.length > 0, writes, ...(turnId !== undefined ? { cancelledTurnId: turnId } : {}) };
+  };
+  return retry(attempt, conflictRetry());
+}
+
+/** Release the claims of steps that never committed, close the turn, then stop or pause. */
+function taskCommands(
+  kind: Kind,
+  request: InterruptRequest,
+  turnId: string | undefined,
+  turn: TurnState | undefined,
+): TaskCommand[] {
+  const commands: TaskCommand[] = [];
+  if (turnId !== undefined) {
+    const outcome = endedAs(turn) ?? 'cancelled';
+    const fromStep = turn === undefined || turn.status === 'none' ? 1 : turn.steps.length + 1;
+    commands.push({ type: 'ReleaseClaims', turnId, step: fromStep, reason: releaseReason[outcome] });
+    commands.push({ type: 'CloseTurn', turnId, outcome });
   }
-  throw new Error('unreachable');
+  const reason = request.reason !== undefined ? { reason: request.reason } : {};
+  commands.push(
+    kind === 'stop'
+      ? { type: 'StopTask', by: request.by, ...reason, ...(turnId !== undefined ? { cancelledTurnId: turnId } : {}) }
+      : { type: 'PauseTask', by: request.by, ...reason },
+  );
+  return commands;
+}
+
+function endedAs(turn: TurnState | undefined): keyof typeof releaseReason | undefined {
+  if (turn === undefined) return undefined;
+  return turn.status === 'completed' || turn.status === 'failed' || turn.status === 'cancelled'
+    ? turn.status
+    : undefined;
 }
 
 /**

@@ -1,9 +1,9 @@
-import { ConcurrencyError } from '@lomo/contracts';
-import { DomainError, TaskErrors, taskDecider, type ResolveCheckpoint } from '@lomo/domain';
-import { toNewEvents } from '../events/new-events';
-import { TaskView } from '../streams/task-view';
+import { handleCommand, metadataOf } from '@lomo/command-handling';
+import { streams } from '@lomo/contracts';
+import { taskDecider, taskEventTypes, type ResolveCheckpoint } from '@lomo/domain';
 import { publishWakeUp } from '../wakeups/publish-wake-up';
-import { COMMAND_ATTEMPTS, type CommandDeps } from './command-deps';
+import type { CommandDeps, TaskCommandResult } from './command-deps';
+import { requireTask, taskWorkspace } from './require-task';
 
 export type ResolveCheckpointRequest = Omit<ResolveCheckpoint, 'type'> & { taskId: string };
 
@@ -14,30 +14,31 @@ export type ResolveCheckpointRequest = Omit<ResolveCheckpoint, 'type'> & { taskI
 export async function resolveCheckpoint(
   deps: CommandDeps,
   request: ResolveCheckpointRequest,
-): Promise<{ changed: boolean }> {
+): Promise<TaskCommandResult> {
   const { taskId, ...resolution } = request;
-  for (let attempt = 1; ; attempt += 1) {
-    const task = await TaskView.load(deps.store, taskId);
-    if (task.existing === undefined || task.workspaceId === undefined)
-      throw new DomainError(TaskErrors.TASK_NOT_FOUND, `No task ${taskId}`);
-    const events = taskDecider.decide({ type: 'ResolveCheckpoint', ...resolution }, task.state);
-    try {
-      if (events.length > 0) {
-        const write = {
-          workspaceId: task.workspaceId,
-          actor: { kind: 'user' as const, userId: resolution.resolvedBy },
+  const result = await handleCommand(
+    deps.store,
+    streams.task(taskId),
+    taskDecider,
+    { type: 'ResolveCheckpoint', ...resolution },
+    {
+      eventTypes: taskEventTypes,
+      ids: deps.ids,
+      guard: requireTask(taskId),
+      metadata: (stream) =>
+        metadataOf({
+          workspaceId: taskWorkspace(stream, taskId),
+          actor: { kind: 'user', userId: resolution.resolvedBy },
           fallbackCorrelationId: taskId,
-        };
-        await deps.store.append(task.streamId, toNewEvents(events, write, deps.ids), task.revision);
-      }
-    } catch (error) {
-      if (error instanceof ConcurrencyError && attempt < COMMAND_ATTEMPTS) continue;
-      throw error;
-    }
-    const turnId = task.existing.checkpoints[resolution.checkpointId]?.turnId;
+        }),
+    },
+  );
+  const workspaceId = result.workspaceId;
+  const turnId = result.state.status === 'none' ? undefined : result.state.checkpoints[resolution.checkpointId]?.turnId;
+  if (workspaceId !== undefined) {
     await publishWakeUp(deps.bus, {
       kind: 'wake',
-      workspaceId: task.workspaceId,
+      workspaceId,
       taskId,
       ...(turnId !== undefined ? { turnId } : {}),
       reason: 'approval',
@@ -47,6 +48,6 @@ export async function resolveCheckpoint(
         'wake after a resolved checkpoint not published; the watchdog finds the waiting turn',
       ),
     );
-    return { changed: events.length > 0 };
   }
+  return { changed: result.changed, writes: result.writes };
 }

@@ -2,7 +2,8 @@ import { ConcurrencyError } from '@lomo/contracts';
 import { DomainError, isRunnable, taskDecider, unclaimedItems, type WakeReason } from '@lomo/domain';
 import { ContextBuilder } from '../context/context-builder';
 import { PromptArchive } from '../context/prompt-archive';
-import { runtimeActor, toNewEvents } from '../events/new-events';
+import { metadataOf } from '@lomo/command-handling';
+import { runtimeActor } from '../events/new-events';
 import type { FinishReason } from '../process/runtime-output';
 import { TaskView } from '../streams/task-view';
 import { TurnView } from '../streams/turn-view';
@@ -106,7 +107,7 @@ export class TaskWorker {
       let turnId = existing.activeTurnId ?? undefined;
       if (turnId === undefined) {
         if (!isRunnable(existing) || unclaimedItems(existing).length === 0) return;
-        turnId = await this.openTurn(task, request.reason);
+        turnId = await this.openTurn(task, task.workspaceId, request.reason);
         if (turnId === undefined) continue;
       }
       const turn = await TurnView.load(this.deps.store, turnId);
@@ -127,17 +128,12 @@ export class TaskWorker {
   }
 
   /** The task's one active turn, decided by the task stream's expected revision. */
-  private async openTurn(task: TaskView, reason: WakeReason): Promise<string | undefined> {
+  private async openTurn(task: TaskView, workspaceId: string, reason: WakeReason): Promise<string | undefined> {
     const turnId = this.deps.ids.uuid();
     try {
       const events = taskDecider.decide({ type: 'OpenTurn', turnId, reason }, task.state);
-      const written = toNewEvents(
-        events,
-        { workspaceId: task.workspaceId!, actor: runtimeActor, fallbackCorrelationId: turnId },
-        this.deps.ids,
-      );
-      const result = await this.deps.store.append(task.streamId, written, task.revision);
-      task.applyOwn(events, result.nextExpectedRevision);
+      const metadata = metadataOf({ workspaceId, actor: runtimeActor, fallbackCorrelationId: turnId });
+      await task.append(this.deps.store, events, metadata, this.deps.ids);
       return turnId;
     } catch (error) {
       // Another worker opened one first, or the task changed: read again.

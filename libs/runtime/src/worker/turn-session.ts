@@ -1,6 +1,7 @@
-import { ConcurrencyError, type NewEvent } from '@lomo/contracts';
-import { isTurnTerminal, type TaskEvent, type TurnEvent } from '@lomo/domain';
-import { runtimeActor, toNewEvents } from '../events/new-events';
+import { metadataOf } from '@lomo/command-handling';
+import { ConcurrencyError, type WriteMetadata } from '@lomo/contracts';
+import { isTurnTerminal } from '@lomo/domain';
+import { runtimeActor } from '../events/new-events';
 import type { TaskAppend, TurnAppend } from '../process/runtime-output';
 import type { LocalCallState } from '../process/plan-view';
 import type { TaskView } from '../streams/task-view';
@@ -56,13 +57,13 @@ export class TurnSession {
 
   async appendTurn(output: TurnAppend): Promise<AppendOutcome> {
     if (output.events.length === 0) return 'ok';
-    const events = this.newEvents(output.events);
     const step = this.stepOf(output);
     await this.deps.faults.at(this.faultContext(output, this.turn.streamId, step));
     try {
-      const result = await this.deps.store.append(this.turn.streamId, events, output.expected);
-      if (result.written) this.turn.applyOwn(output.events, result.nextExpectedRevision);
-      else await this.turn.catchUp(this.deps.store);
+      // Decided at the revision last seen; the append expects exactly that revision (the fence).
+      await this.turn.append(this.deps.store, output.events, this.metadata(), this.deps.ids, {
+        expected: output.expected,
+      });
       return 'ok';
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
@@ -73,12 +74,13 @@ export class TurnSession {
 
   async appendTask(output: TaskAppend): Promise<AppendOutcome> {
     if (output.events.length === 0) return 'ok';
-    const events = this.newEvents(output.events, output.eventIds);
     await this.deps.faults.at(this.faultContext(output, this.task.streamId, this.stepOf(output)));
+    const eventIds = output.eventIds;
     try {
-      const result = await this.deps.store.append(this.task.streamId, events, output.expected);
-      if (result.written) this.task.applyOwn(output.events, result.nextExpectedRevision);
-      else await this.task.catchUp(this.deps.store);
+      await this.task.append(this.deps.store, output.events, this.metadata(), this.deps.ids, {
+        eventIdFor: eventIds === undefined ? undefined : (_, index) => eventIds[index],
+        expected: output.expected,
+      });
       return 'ok';
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
@@ -133,19 +135,14 @@ export class TurnSession {
     return continued ? 'conflict' : 'lost';
   }
 
-  private newEvents(events: readonly (TurnEvent | TaskEvent)[], eventIds?: string[]): NewEvent[] {
-    return toNewEvents(
-      events,
-      {
-        workspaceId: this.workspaceId,
-        actor: runtimeActor,
-        ...(this.generation > 0 ? { generation: this.generation } : {}),
-        // One trace per turn when no request started it (timers, the watchdog).
-        fallbackCorrelationId: this.turnId,
-      },
-      this.deps.ids,
-      eventIds,
-    );
+  private metadata(): WriteMetadata {
+    return metadataOf({
+      workspaceId: this.workspaceId,
+      actor: runtimeActor,
+      ...(this.generation > 0 ? { generation: this.generation } : {}),
+      // One trace per turn when no request started it (timers, the watchdog).
+      fallbackCorrelationId: this.turnId,
+    });
   }
 
   private faultContext(output: TurnAppend | TaskAppend, streamId: string, step: number) {

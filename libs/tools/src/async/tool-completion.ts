@@ -1,13 +1,14 @@
+import { handleCommand } from '@lomo/command-handling';
 import {
   deterministicUuid,
   streams,
   WAKE_UP_TOPIC,
   wakeUpMessage,
   type Actor,
-  type NewEvent,
   type WakeUpMessage,
 } from '@lomo/contracts';
 import type { EventBus } from '@lomo/bus';
+import { turnDecider, turnEventTypes } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
 import type { JsonValue, ToolError } from '../tool.port';
 
@@ -31,27 +32,29 @@ export interface AsyncCallRef {
 export type CompletionOutcome = { status: 'ok'; result: JsonValue } | { status: 'error'; error: ToolError };
 
 /**
- * Appends `ToolCallCompleted` to the call's turn stream. Expected revision 'any': the finisher is
- * not the turn's worker and must not fence it; the deterministic event id makes repeats no-ops.
+ * Records `ToolCallCompleted` on the call's turn stream through the turn decider (a completed call
+ * is a no-op repeat). The finisher is not the turn's worker: it carries no generation, and on a
+ * conflict it decides again on fresh state rather than fencing anyone; the worker's own next
+ * append then conflicts once and re-reads. The event id derives from the call id, so two finishers
+ * racing land on one event.
  */
 export async function appendToolCompletion(
-  events: Pick<EventStore, 'append'>,
+  events: EventStore,
   call: AsyncCallRef,
   outcome: CompletionOutcome,
   actor: Actor,
 ): Promise<{ written: boolean }> {
-  const data =
+  const completion =
     outcome.status === 'ok'
-      ? { callId: call.callId, status: 'ok' as const, result: outcome.result }
-      : { callId: call.callId, status: 'error' as const, error: outcome.error };
-  const event: NewEvent = {
-    eventId: toolCompletionEventId(call.callId),
-    type: 'ToolCallCompleted',
-    data,
+      ? { type: 'CompleteToolCall' as const, callId: call.callId, status: 'ok' as const, result: outcome.result }
+      : { type: 'CompleteToolCall' as const, callId: call.callId, status: 'error' as const, error: outcome.error };
+  const result = await handleCommand(events, streams.turn(call.turnId), turnDecider, completion, {
+    eventTypes: turnEventTypes,
     metadata: { correlationId: call.correlationId, causationId: null, workspaceId: call.workspaceId, actor },
-  };
-  const appended = await events.append(streams.turn(call.turnId), [event], 'any');
-  return { written: appended.written };
+    ids: { uuid: () => toolCompletionEventId(call.callId) },
+    eventIdFor: () => toolCompletionEventId(call.callId),
+  });
+  return { written: result.changed };
 }
 
 /** Wakes the task after a completion. Duplicates are harmless: the receiver re-reads the streams. */

@@ -1,6 +1,6 @@
 import { makeCallId, type Actor, type EventEnvelope } from '@lomo/contracts';
+import { isApproved, taskDecider, taskEventTypes, type TaskEvent } from '@lomo/domain';
 import { authorizeCall, requiresApproval } from './authorize-call';
-import { approvedCallIds } from './approved-call-ids';
 
 const turnId = '33333333-3333-4333-8333-333333333333';
 const deleteCall = makeCallId(turnId, 2, 0);
@@ -39,8 +39,26 @@ const opened = (checkpointId: string, callId: string) =>
 const resolved = (checkpointId: string, callId: string, decision: 'approve' | 'reject', actor: Actor = user) =>
   taskEvent('CheckpointResolved', { checkpointId, decision, callId, resolvedBy: 'alice' }, actor);
 
+const created = taskEvent('TaskCreated', {
+  taskId: '66666666-6666-4666-8666-666666666666',
+  kind: 'persistent',
+  goal: 'Tidy the notes',
+  language: 'en',
+  originMessageId: '77777777-7777-4777-8777-777777777777',
+});
+
+/** The approvals as the runtime sees them: the task's events folded by the domain, with who recorded each. */
+function approvedCalls(events: EventEnvelope[]) {
+  const known: readonly string[] = taskEventTypes;
+  const state = [created, ...events.filter((e) => known.includes(e.type))].reduce(
+    (s, e) => taskDecider.evolve(s, { type: e.type, data: e.data, recordedBy: e.metadata.actor } as TaskEvent),
+    taskDecider.initialState(),
+  );
+  return { has: (callId: string) => isApproved(state, callId) };
+}
+
 const decide = (sideEffect: 'read' | 'write' | 'paid' | 'irreversible', events: EventEnvelope[], callId = deleteCall) =>
-  authorizeCall({ toolName: 'notes.delete', sideEffect, callId, approvedCalls: approvedCallIds(events) });
+  authorizeCall({ toolName: 'notes.delete', sideEffect, callId, approvedCalls: approvedCalls(events) });
 
 describe('authorizeCall', () => {
   it('allows read and write calls without any approval', () => {
@@ -93,7 +111,7 @@ describe('authorizeCall', () => {
         language: 'en',
       }),
     ];
-    expect(approvedCallIds(claims).size).toBe(0);
+    expect(approvedCalls(claims).has(deleteCall)).toBe(false);
     expect(decide('irreversible', claims)).toMatchObject({ decision: 'needs_approval', callId: deleteCall });
   });
 
@@ -133,25 +151,5 @@ describe('authorizeCall', () => {
   it('is not authorized by an approval the agent recorded itself', () => {
     const events = [opened(checkpointA, deleteCall), resolved(checkpointA, deleteCall, 'approve', { kind: 'agent' })];
     expect(decide('irreversible', events)).toMatchObject({ decision: 'needs_approval' });
-  });
-});
-
-describe('approvedCallIds', () => {
-  it('returns each approved call with its checkpoint and the person who approved', () => {
-    const approvals = approvedCallIds([
-      opened(checkpointA, deleteCall),
-      resolved(checkpointA, deleteCall, 'approve'),
-      opened(checkpointB, otherCall),
-      resolved(checkpointB, otherCall, 'reject'),
-    ]);
-    expect([...approvals.values()]).toEqual([{ callId: deleteCall, checkpointId: checkpointA, resolvedBy: 'alice' }]);
-  });
-
-  it('ignores malformed resolutions instead of throwing', () => {
-    const approvals = approvedCallIds([
-      opened(checkpointA, deleteCall),
-      taskEvent('CheckpointResolved', { checkpointId: checkpointA, decision: 'approve', callId: 42 }),
-    ]);
-    expect(approvals.size).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 import type { SideEffectClass } from '../tool.port';
 
 /**
- * Call ids a person approved, as recorded by `CheckpointResolved` events (see approvedCallIds).
- * A Set or a Map both fit. Nothing the model writes (its text, its arguments) ever gets in here.
+ * Call ids a person approved, as the domain's one approval rule reads them from the task's events
+ * (isApproved in libs/domain/src/task/task-queries.ts). Nothing the model writes ever gets in here.
  */
 export interface ApprovedCalls {
   has(callId: string): boolean;

@@ -124,7 +124,7 @@ export class MessageMutationsResolver {
       messageId,
       taskId: result.taskId,
       changed: result.changed,
-      consistencyToken: tokenForWrites([{ streamId: streams.task(result.taskId), revision: result.revision }]),
+      consistencyToken: tokenForWrites(result.writes),
     };
   }
 }

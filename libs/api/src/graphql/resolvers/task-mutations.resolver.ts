@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Args, Mutation, Resolver } from '@nestjs/graphql';
 import { streams, type Actor } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
-import type { InterruptResult } from '@lomo/runtime';
+import type { InterruptResult, TaskCommandResult } from '@lomo/runtime';
 import { PauseTask, ResumeTask, StopTask } from '@lomo/application';
 import type { Caller } from '@lomo/auth';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
@@ -52,16 +52,12 @@ export class TaskMutationsResolver {
   async resumeTask(@CurrentCaller() caller: Caller, @Args() args: TaskArgs): Promise<TaskChangePayload> {
     const { taskId } = validate(taskSchema, args);
     await this.ownership.require(streams.task(taskId), caller, 'task', taskId);
-    const result = await this.commands.execute<ResumeTask, { changed: boolean }>(
-      new ResumeTask(taskId, actorOf(caller)),
-    );
-    // The executor's resume does not say the revision it wrote: the stream's head covers it.
-    const revision = await this.store.streamRevision(streams.task(taskId));
+    const result = await this.commands.execute<ResumeTask, TaskCommandResult>(new ResumeTask(taskId, actorOf(caller)));
     return {
       taskId,
       changed: result.changed,
       cancelledTurnId: null,
-      consistencyToken: tokenForWrites([{ streamId: streams.task(taskId), revision }]),
+      consistencyToken: tokenForWrites(result.writes),
     };
   }
 
@@ -75,23 +71,16 @@ export class TaskMutationsResolver {
       taskId,
       changed: result.changed,
       cancelledTurnId: null,
-      consistencyToken: tokenForWrites([{ streamId: streams.task(taskId), revision: result.revision }]),
+      consistencyToken: tokenForWrites(result.writes),
     };
   }
 
-  private async interrupted(taskId: string, result: InterruptResult): Promise<TaskChangePayload> {
-    const writes: Array<{ streamId: string; revision: number | 'no_stream' }> = [
-      { streamId: streams.task(taskId), revision: result.taskRevision },
-    ];
-    if (result.cancelledTurnId !== undefined) {
-      const turnStream = streams.turn(result.cancelledTurnId);
-      writes.push({ streamId: turnStream, revision: await this.store.streamRevision(turnStream) });
-    }
+  private interrupted(taskId: string, result: InterruptResult): TaskChangePayload {
     return {
       taskId,
       changed: result.changed,
       cancelledTurnId: result.cancelledTurnId ?? null,
-      consistencyToken: tokenForWrites(writes),
+      consistencyToken: tokenForWrites(result.writes),
     };
   }
 }

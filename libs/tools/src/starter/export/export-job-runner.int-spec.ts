@@ -13,6 +13,7 @@ import { toolCompletionEventId } from '../../async/tool-completion';
 import { ToolRegistry } from '../../registry/tool-registry';
 import { ManualTimer } from '../../testing/manual-timer';
 import { makeToolContext, TEST_TASK_ID, TEST_TURN_ID, TEST_WORKSPACE_ID } from '../../testing/tool-context';
+import { seedStartedCall } from '../../testing/started-call';
 
 const DURATION_MS = 30_000;
 const ARGS = { title: 'Campaign brief', format: 'markdown', content: 'Spring shoot, three looks.' };
@@ -75,6 +76,8 @@ describe('export.document and the ExportJobRunner', () => {
   const context = makeToolContext({ correlationId: 'corr-export-1' });
 
   async function invokeExport(runner: ExportJobRunner) {
+    // The runtime records the call's start before a tool runs; the completion is decided against it.
+    await seedStartedCall(events, context, 'export.document', clock);
     const registry = new ToolRegistry([exportDocumentTool(runner)]);
     return registry.invoke('export.document', JSON.stringify(ARGS), { ...context, clock });
   }
@@ -248,6 +251,7 @@ describe('export.document and the ExportJobRunner', () => {
   it('falls back to the turn id as correlation id when the call gave none or a malformed one', async () => {
     const runner = await startRunner();
     const registry = new ToolRegistry([exportDocumentTool(runner)]);
+    await seedStartedCall(events, context, 'export.document', clock);
     await registry.invoke('export.document', ARGS, { ...context, clock, correlationId: 'has spaces' });
     await advance(DURATION_MS, runner);
     const [completion] = await completions();

@@ -21,7 +21,7 @@ export interface ExportRunnerHooks {
 
 export interface ExportJobRunnerOptions {
   jobs: ExportJobStore;
-  events: Pick<EventStore, 'append'>;
+  events: EventStore;
   blobs: Pick<BlobStore, 'put'>;
   bus: Pick<EventBus, 'publish'>;
   clock: Clock;

@@ -1,0 +1,48 @@
+import type { EventDataMap } from '@lomo/contracts';
+
+type Data<T extends keyof EventDataMap> = EventDataMap[T];
+
+/** A person's message arrives in Main; its id derives from the client's id when one was given. */
+export type ReceiveMessage = {
+  type: 'ReceiveMessage';
+  messageId: string;
+  userId: string;
+  text: string;
+  language: string;
+  channel: Data<'UserMessageReceived'>['channel'];
+  target?: { taskId?: string; artifactRef?: string };
+  clientMessageId?: string;
+};
+
+/** The router's decision for one message; the first one recorded stands. */
+export type RecordRoutingDecision = {
+  type: 'RecordRoutingDecision';
+  messageId: string;
+  outcome: Data<'RoutingDecided'>['outcome'];
+  taskId: string | null;
+  method: Data<'RoutingDecided'>['method'];
+  candidates: Data<'RoutingDecided'>['candidates'];
+  reason?: string;
+};
+
+export type RequestClarification = {
+  type: 'RequestClarification';
+  messageId: string;
+  question: string;
+  options: Data<'ClarificationRequested'>['options'];
+};
+
+export type ReplyInMain = { type: 'ReplyInMain'; messageId: string; replyId: string; text: string; language: string };
+
+export type ShowTaskCard = {
+  type: 'ShowTaskCard';
+  cardId: string;
+  taskId: string;
+  messageId?: string;
+  title: string;
+  status: Data<'TaskCardShown'>['status'];
+  summary?: string;
+};
+
+export type MainLineCommand =
+  ReceiveMessage | RecordRoutingDecision | RequestClarification | ReplyInMain | ShowTaskCard;
