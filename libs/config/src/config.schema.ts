@@ -224,7 +224,8 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     meaning: 'SQLite file of webhook state (embedded; MongoDB when MONGODB_URL is set)',
   },
   LOMO_WEBHOOK_HTTP_ALLOWLIST: {
-    meaning: 'Hosts allowed over plain http or on loopback in production (tests: 127.0.0.1)',
+    meaning:
+      'Hosts exempt in production from the webhook target rules (https only; the host and every address it resolves to public, checked at registration and before each delivery): allowed over plain http and on any address (tests: 127.0.0.1)',
   },
   LOMO_WEBHOOK_MAX_ATTEMPTS: {
     default: '8',

@@ -11,6 +11,9 @@ export type { WebhookView, DeadLetterView, DeadLetterPage } from './webhooks/web
 export type { RegisterWebhookInput, PageInput } from './webhooks/webhook-input';
 export * from './webhooks/webhook-errors';
 export { SecretBox } from './webhooks/secret-box';
+export { HOST_RESOLVER, type HostResolver, type ResolvedAddress } from './webhooks/host-resolver.port';
+export { DnsHostResolver } from './webhooks/dns-host-resolver';
+export { classifyAddress, type AddressClass } from './webhooks/address-class';
 export type { DeadLetterStatus } from './webhooks/webhook-documents';
 export {
   verifyWebhookSignature,
@@ -24,7 +27,7 @@ export {
 export type { DeliveryBody } from './delivery/delivery-request';
 export { DeliveryEngine, type DeliveryEngineOptions } from './delivery/delivery-engine';
 export {
-  FetchWebhookTransport,
+  HttpWebhookTransport,
   type WebhookTransport,
   type WebhookRequest,
   type DeliveryOutcome,

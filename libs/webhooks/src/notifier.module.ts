@@ -7,7 +7,7 @@ import type { DocumentStore } from '@lomo/read-models';
 import { createNotifierDocuments } from './create-notifier-documents';
 import { DeliveryEngine } from './delivery/delivery-engine';
 import { deliveryMetrics } from './delivery/delivery-metrics';
-import { FetchWebhookTransport, type WebhookTransport } from './delivery/http-transport';
+import { HttpWebhookTransport, type WebhookTransport } from './delivery/http-transport';
 import { NotifierLifecycle } from './notifier-lifecycle';
 import { notifierSettings, type NotifierSettings } from './notifier-settings';
 import {
@@ -17,6 +17,8 @@ import {
   SECRET_BOX,
   WEBHOOK_TRANSPORT,
 } from './notifier-tokens';
+import { DnsHostResolver } from './webhooks/dns-host-resolver';
+import { HOST_RESOLVER, type HostResolver } from './webhooks/host-resolver.port';
 import { SecretBox } from './webhooks/secret-box';
 import { WebhookService } from './webhooks/webhook-service';
 
@@ -26,6 +28,8 @@ export interface NotifierModuleOptions {
   engine?: boolean;
   /** Tests put a fault-injecting transport here. */
   transport?: WebhookTransport;
+  /** Tests put a FakeHostResolver here (@lomo/webhooks/testing): no real DNS. */
+  resolver?: HostResolver;
 }
 
 /**
@@ -50,7 +54,8 @@ export class NotifierModule {
           useFactory: (logger: Logger) => createNotifierDocuments(settings, logger),
           inject: [LOGGER],
         },
-        { provide: WEBHOOK_TRANSPORT, useValue: options.transport ?? new FetchWebhookTransport() },
+        { provide: WEBHOOK_TRANSPORT, useValue: options.transport ?? new HttpWebhookTransport() },
+        { provide: HOST_RESOLVER, useValue: options.resolver ?? new DnsHostResolver() },
         { provide: SECRET_BOX, useFactory: (logger: Logger) => secretBox(secretsKey, logger), inject: [LOGGER] },
         {
           provide: DELIVERY_ENGINE,
@@ -63,6 +68,7 @@ export class NotifierModule {
             logger: Logger,
             metrics: Metrics,
             box: SecretBox,
+            resolver: HostResolver,
           ): DeliveryEngine | null =>
             withEngine
               ? new DeliveryEngine({
@@ -74,6 +80,7 @@ export class NotifierModule {
                   metrics: deliveryMetrics(metrics),
                   settings,
                   secretBox: box,
+                  resolver,
                   owner: ids.uuid(),
                   reconcileIntervalMs: settings.reconcileIntervalMs,
                 })
@@ -87,6 +94,7 @@ export class NotifierModule {
             LOGGER,
             METRICS,
             SECRET_BOX,
+            HOST_RESOLVER,
           ],
         },
         {
@@ -99,6 +107,7 @@ export class NotifierModule {
             logger: Logger,
             engine: DeliveryEngine | null,
             box: SecretBox,
+            resolver: HostResolver,
           ) =>
             new WebhookService({
               documents,
@@ -108,9 +117,19 @@ export class NotifierModule {
               settings,
               logger,
               secretBox: box,
+              resolver,
               onChange: () => engine?.nudge(),
             }),
-          inject: [NOTIFIER_DOCUMENTS, EVENT_STORE, CLOCK, ID_GENERATOR, LOGGER, DELIVERY_ENGINE, SECRET_BOX],
+          inject: [
+            NOTIFIER_DOCUMENTS,
+            EVENT_STORE,
+            CLOCK,
+            ID_GENERATOR,
+            LOGGER,
+            DELIVERY_ENGINE,
+            SECRET_BOX,
+            HOST_RESOLVER,
+          ],
         },
         NotifierLifecycle,
       ],

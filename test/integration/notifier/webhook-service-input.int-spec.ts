@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@lomo/contracts';
 import { silentLogger } from '@lomo/observability';
-import { WebhookLimitReachedError, WebhookNotFoundError, WebhookService } from '@lomo/webhooks';
+import {
+  WebhookLimitReachedError,
+  WebhookNotFoundError,
+  WebhookService,
+  WebhookTargetForbiddenError,
+} from '@lomo/webhooks';
+import { FakeHostResolver } from '@lomo/webhooks/testing';
 import { TaskStream } from './support/events';
 import { eventually, startNotifier, testSettings, type NotifierHarness } from './support/notifier-harness';
 import { TestReceiver } from './support/test-receiver';
@@ -35,6 +41,7 @@ describe('WebhookService input: zod-validated, typed errors, nothing written on 
   });
 
   it('in production only https, except allowlisted hosts, and no literal private addresses', async () => {
+    const resolver = new FakeHostResolver().set('hooks.example.com', '93.184.216.34');
     const production = new WebhookService({
       documents: notifier.documents,
       events: notifier.events,
@@ -43,11 +50,14 @@ describe('WebhookService input: zod-validated, typed errors, nothing written on 
       settings: { ...testSettings, production: true, httpAllowlist: ['127.0.0.1'] },
       logger: silentLogger,
       secretBox: notifier.secretBox,
+      resolver,
     });
     const register = (u: string) => production.register('ws_prod', { url: u, eventTypes: ['task'] });
     expect(await issuePaths(register('http://hooks.example.com/x'))).toEqual(['input.url']);
-    expect(await issuePaths(register('https://10.1.2.3/x'))).toEqual(['input.url']);
-    expect(await issuePaths(register('https://localhost/x'))).toEqual(['input.url']);
+    // Where a valid URL points is not an input-shape problem: its own typed error.
+    await expect(register('https://10.1.2.3/x')).rejects.toBeInstanceOf(WebhookTargetForbiddenError);
+    await expect(register('https://localhost/x')).rejects.toBeInstanceOf(WebhookTargetForbiddenError);
+    expect(await production.list('ws_prod')).toEqual([]);
     expect((await register('http://127.0.0.1:8080/x')).webhook.url).toBe('http://127.0.0.1:8080/x');
     expect((await register('https://hooks.example.com/x')).webhook.url).toBe('https://hooks.example.com/x');
   });

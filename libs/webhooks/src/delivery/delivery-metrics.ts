@@ -1,6 +1,6 @@
 import type { Metrics } from '@lomo/observability';
 
-export type DeliveryOutcomeLabel = 'delivered' | 'failed' | 'dead_lettered' | 'gone';
+export type DeliveryOutcomeLabel = 'delivered' | 'failed' | 'dead_lettered' | 'gone' | 'target_forbidden';
 
 export interface DeliveryMetrics {
   count(outcome: DeliveryOutcomeLabel): void;

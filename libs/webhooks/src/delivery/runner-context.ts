@@ -4,6 +4,7 @@ import type { Logger } from '@lomo/observability';
 import type { DocumentStore } from '@lomo/read-models';
 import type { NotifierSettings } from '../notifier-settings';
 import type { EventSelection } from '../webhooks/event-selection';
+import type { HostResolver } from '../webhooks/host-resolver.port';
 import type { SecretBox } from '../webhooks/secret-box';
 import type { WebhookDocument } from '../webhooks/webhook-documents';
 import type { DeliveryMetrics } from './delivery-metrics';
@@ -20,6 +21,8 @@ export type DeliverySettings = Pick<
   | 'pollIntervalMs'
   | 'leaseMs'
   | 'disableOnGone'
+  | 'production'
+  | 'httpAllowlist'
 >;
 
 /** What the engine gives every webhook runner. */
@@ -33,6 +36,8 @@ export interface RunnerDeps {
   settings: DeliverySettings;
   /** Opens the stored signing secrets (and seals plain ones the runner writes back). */
   secretBox: SecretBox;
+  /** Resolves the webhook's host before every attempt, to vet the addresses (webhook-target.ts). */
+  resolver: HostResolver;
   /** This engine instance, in leases. */
   owner: string;
   /** Jitter source; tests may fix it. */

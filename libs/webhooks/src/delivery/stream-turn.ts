@@ -1,6 +1,8 @@
 import type { EventEnvelope } from '@lomo/contracts';
 import { backoffDelay } from '@lomo/resilience';
-import { SecretKeyMismatchError, SecretUnreadableError } from '../webhooks/webhook-errors';
+import { SecretKeyMismatchError, SecretUnreadableError, WebhookHostUnresolvedError } from '../webhooks/webhook-errors';
+import { vetTarget } from '../webhooks/webhook-target';
+import type { DeliveryOutcome, WebhookRequest } from './http-transport';
 import { activeEntries, revealSecrets } from '../webhooks/webhook-secrets';
 import { openDeadLetter, settleDeadLetter } from './dead-letter-records';
 import { deliveryRequest } from './delivery-request';
@@ -85,13 +87,13 @@ async function attempt(ctx: StreamTurnContext, event: EventEnvelope): Promise<bo
     return false;
   }
   const request = deliveryRequest(webhook.url, webhook._id, event, secrets, attemptNo, sentAt);
-  const outcome = await deps.transport.send(request, deps.settings.requestTimeoutMs);
+  const context = { streamId, revision, eventId, eventType: event.type, attempt: attemptNo };
+  const outcome = await sendToVettedTarget(ctx, request, context);
 
   const state = states.get(streamId);
   // Moved while the request was out (replay rebase, skip): the outcome no longer applies.
   if (state === undefined || state.doneRevision !== revision - 1) return false;
   const now = deps.clock.now();
-  const context = { streamId, revision, eventId, eventType: event.type, attempt: attemptNo };
   if (outcome.ok) {
     const { state: next, resolved } = delivered(state, revision);
     states.set(next);
@@ -131,4 +133,37 @@ async function attempt(ctx: StreamTurnContext, event: EventEnvelope): Promise<bo
   deps.metrics.count('failed');
   ctx.log.info({ ...context, delayMs, error: outcome.error }, 'webhook delivery failed; retrying');
   return false;
+}
+
+/**
+ * Vets the target again, right before this attempt (the name may resolve elsewhere than at
+ * registration: DNS rebinding), and sends pinned to a vetted address. A refused target or a DNS
+ * failure is not sent and comes back as a failed attempt with its reason (`target_forbidden:
+ * <address>`, `dns_failed: <code>`), so it is retried with backoff and dead-lettered after
+ * maxAttempts like any other failure, and the reason is on the stream state and the dead letter.
+ */
+async function sendToVettedTarget(
+  ctx: StreamTurnContext,
+  request: WebhookRequest,
+  context: Record<string, unknown>,
+): Promise<DeliveryOutcome> {
+  const { deps } = ctx;
+  let target;
+  try {
+    target = await vetTarget(request.url, deps.settings, deps.resolver);
+  } catch (error) {
+    if (!(error instanceof WebhookHostUnresolvedError)) throw error;
+    ctx.log.info({ ...context, host: error.host, dnsCode: error.dnsCode }, 'webhook host did not resolve');
+    return { ok: false, status: null, error: `dns_failed: ${error.dnsCode}` };
+  }
+  if (target.kind === 'forbidden') {
+    deps.metrics.count('target_forbidden');
+    ctx.log.warn(
+      { ...context, host: target.host, address: target.address, addressClass: target.addressClass },
+      'webhook target refused in production; nothing sent',
+    );
+    return { ok: false, status: null, error: `target_forbidden: ${target.address}` };
+  }
+  const pinned = target.kind === 'allowed' ? { ...request, address: target.addresses[0] } : request;
+  return deps.transport.send(pinned, deps.settings.requestTimeoutMs);
 }

@@ -1,18 +1,26 @@
-import { isIP } from 'node:net';
-
 export interface UrlPolicy {
   production: boolean;
-  /** Hosts allowed over plain http and exempt from the private-address rule (tests: 127.0.0.1). */
+  /**
+   * Hosts exempt from the production rules: allowed over plain http and on any address (tests:
+   * 127.0.0.1). Compared with the URL's host name as written, lower case, without brackets.
+   */
   httpAllowlist: readonly string[];
 }
 
 export const MAX_URL_LENGTH = 2048;
 
+/** The URL's host as Node normalised it (IPv4 in dotted decimal), lower case, without brackets. */
+export const urlHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+
+/** Whether `host` is on the allowlist (entries may be written with or without IPv6 brackets). */
+export const isAllowlisted = (host: string, policy: UrlPolicy): boolean =>
+  policy.httpAllowlist.some((entry) => entry.replace(/^\[(.*)\]$/, '$1').toLowerCase() === host);
+
 /**
- * Why a webhook URL is refused, or undefined when it is acceptable. In production a receiver must
- * be https (the body carries workspace data and the signature only proves origin, not secrecy),
- * and literal loopback/private addresses are refused so a tenant cannot aim deliveries at the
- * cluster's own services. Host names that resolve to private addresses are not checked here.
+ * Why a webhook URL is refused, or undefined when it is acceptable: the checks that need no DNS.
+ * In production a receiver must be https (the body carries workspace data and the signature only
+ * proves origin, not secrecy). Where the host points (literal addresses included) is vetted by
+ * vetTarget in webhook-target.ts, at registration and again before every delivery.
  */
 export function urlProblem(raw: string, policy: UrlPolicy): string | undefined {
   if (raw.length > MAX_URL_LENGTH) return `at most ${MAX_URL_LENGTH} characters`;
@@ -25,33 +33,9 @@ export function urlProblem(raw: string, policy: UrlPolicy): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs';
   // Credentials in the URL would be shown back in every list of webhooks.
   if (url.username !== '' || url.password !== '') return 'no user name or password in the URL';
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const host = urlHost(url);
   if (host === '') return 'a host is required';
-  if (!policy.production || policy.httpAllowlist.includes(host)) return undefined;
+  if (!policy.production || isAllowlisted(host, policy)) return undefined;
   if (url.protocol !== 'https:') return 'https is required in production';
-  if (isPrivateHost(host)) return 'loopback, private and link-local addresses are refused in production';
   return undefined;
-}
-
-function isPrivateHost(host: string): boolean {
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const family = isIP(host);
-  if (family === 4) {
-    const [a, b] = host.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (family === 6) {
-    return (
-      host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:')
-    );
-  }
-  return false;
 }

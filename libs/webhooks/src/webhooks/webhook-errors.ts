@@ -7,6 +7,8 @@ export const WebhookErrorCodes = {
   WEBHOOK_LIMIT_REACHED: 'WEBHOOK_LIMIT_REACHED',
   SECRET_KEY_MISMATCH: 'SECRET_KEY_MISMATCH',
   SECRET_UNREADABLE: 'SECRET_UNREADABLE',
+  WEBHOOK_TARGET_FORBIDDEN: 'WEBHOOK_TARGET_FORBIDDEN',
+  WEBHOOK_HOST_UNRESOLVED: 'WEBHOOK_HOST_UNRESOLVED',
 } as const;
 
 /** The same for an absent webhook and for one of another workspace: ids do not leak across tenants. */
@@ -79,5 +81,37 @@ export class SecretUnreadableError extends LomoError {
   readonly retriable = false;
   constructor(readonly reason: SecretUnreadableReason) {
     super(`Stored secret cannot be decrypted: ${reason}`, { reason });
+  }
+}
+
+/**
+ * In production a webhook's host, or an address it resolves to, is loopback, private, link-local,
+ * a metadata endpoint or otherwise not public (webhook-target.ts). Nothing is stored.
+ */
+export class WebhookTargetForbiddenError extends LomoError {
+  readonly code = WebhookErrorCodes.WEBHOOK_TARGET_FORBIDDEN;
+  readonly retriable = false;
+  constructor(
+    readonly host: string,
+    readonly address: string,
+    readonly addressClass: string,
+  ) {
+    super(`Webhook host ${host} is refused in production: ${address} is ${addressClass}`, {
+      host,
+      address,
+      addressClass,
+    });
+  }
+}
+
+/** The host name did not resolve (node:dns code in `dnsCode`); DNS may answer later, so retriable. */
+export class WebhookHostUnresolvedError extends LomoError {
+  readonly code = WebhookErrorCodes.WEBHOOK_HOST_UNRESOLVED;
+  readonly retriable = true;
+  constructor(
+    readonly host: string,
+    readonly dnsCode: string,
+  ) {
+    super(`Webhook host ${host} could not be resolved: ${dnsCode}`, { host, dnsCode });
   }
 }

@@ -5,11 +5,13 @@ import { InvalidQueryError, type DocumentStore, type StoredDocument } from '@lom
 import type { NotifierSettings } from '../notifier-settings';
 import { updateDocument } from '../update-document';
 import { Collections, type DeadLetterDocument, type DeadLetterStatus, type WebhookDocument } from './webhook-documents';
+import type { HostResolver } from './host-resolver.port';
 import {
   DeadLetterNotFoundError,
   DeadLetterNotOpenError,
   WebhookLimitReachedError,
   WebhookNotFoundError,
+  WebhookTargetForbiddenError,
 } from './webhook-errors';
 import {
   cursorSchema,
@@ -23,6 +25,7 @@ import {
 } from './webhook-input';
 import type { SecretBox } from './secret-box';
 import { generateSecret, rotate, sealEntries } from './webhook-secrets';
+import { vetTarget } from './webhook-target';
 import {
   deadLetterView,
   webhookView,
@@ -40,6 +43,8 @@ export interface WebhookServiceDeps {
   logger: Logger;
   /** Seals signing secrets before they are stored (LOMO_SECRETS_KEY). */
   secretBox: SecretBox;
+  /** Resolves webhook hosts so production can refuse names that point inside (webhook-target.ts). */
+  resolver: HostResolver;
   /** Called after a change the delivery engine should act on now (same process); it also polls. */
   onChange?: () => void;
 }
@@ -76,6 +81,7 @@ export class WebhookService {
     const ws = parseWorkspaceId(workspaceId);
     const parsed = parseInput(registerInputSchema(this.deps.settings), input, 'input');
     const { documents, settings } = this.deps;
+    await this.assertTarget(ws, parsed.url);
     // Two racing registrations may pass together; the bound is against accumulation, not exact.
     const existing = await documents.count(Collections.webhooks, { workspaceId: ws, status: listed });
     if (existing >= settings.maxWebhooksPerWorkspace) {
@@ -242,6 +248,19 @@ export class WebhookService {
     this.log.info({ workspaceId: ws, webhookId: updated.webhookId, deadLetterId: id, status }, 'dead letter request');
     this.changed();
     return deadLetterView(updated);
+  }
+
+  /**
+   * Production refuses a URL whose host is, or resolves to, a non-public address; a DNS failure
+   * is WebhookHostUnresolvedError (retriable). Deliveries check again (stream-turn.ts): DNS may
+   * change after this.
+   */
+  private async assertTarget(workspaceId: string, url: string): Promise<void> {
+    const target = await vetTarget(url, this.deps.settings, this.deps.resolver);
+    if (target.kind !== 'forbidden') return;
+    const { host, address, addressClass } = target;
+    this.log.warn({ workspaceId, host, address, addressClass }, 'webhook target refused in production');
+    throw new WebhookTargetForbiddenError(host, address, addressClass);
   }
 
   private async owned(workspaceId: string, id: string): Promise<StoredDocument<WebhookDocument>> {

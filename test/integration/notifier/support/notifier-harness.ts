@@ -9,12 +9,13 @@ import { silentLogger } from '@lomo/observability';
 import { SqliteDocumentStore } from '@lomo/read-models';
 import {
   DeliveryEngine,
-  FetchWebhookTransport,
+  HttpWebhookTransport,
   SecretBox,
   WebhookService,
   type NotifierSettings,
   type WebhookTransport,
 } from '@lomo/webhooks';
+import { FakeHostResolver } from '@lomo/webhooks/testing';
 import { TestReceiver } from './test-receiver';
 
 /** Small and fast: 3 attempts a few ms apart, short polls. */
@@ -44,6 +45,8 @@ export interface NotifierHarness {
   documents: SqliteDocumentStore;
   /** Seals the stored secrets (a random key per harness). */
   secretBox: SecretBox;
+  /** What webhook hosts resolve to, for the service and every engine: tests never use real DNS. */
+  resolver: FakeHostResolver;
   service: WebhookService;
   engine: DeliveryEngine;
   /** Stops the engine and starts a new one on the same files: a process restart. */
@@ -58,6 +61,7 @@ export interface NotifierOptions {
   clock?: Clock;
   transport?: WebhookTransport;
   secretBox?: SecretBox;
+  resolver?: FakeHostResolver;
 }
 
 export async function startNotifier(options: NotifierOptions = {}): Promise<NotifierHarness> {
@@ -65,6 +69,7 @@ export async function startNotifier(options: NotifierOptions = {}): Promise<Noti
   const settings = { ...testSettings, ...options.settings };
   const clock = options.clock ?? systemClock;
   const secretBox = options.secretBox ?? new SecretBox(randomBytes(32));
+  const resolver = options.resolver ?? new FakeHostResolver();
   const events = new SqliteEventStore({ filename: path.join(dir, 'events.sqlite'), pollIntervalMs: 10 });
   const documents = new SqliteDocumentStore({ filename: path.join(dir, 'notifier.sqlite') });
   const engines: DeliveryEngine[] = [];
@@ -72,12 +77,13 @@ export async function startNotifier(options: NotifierOptions = {}): Promise<Noti
     const engine = new DeliveryEngine({
       events,
       documents,
-      transport: options.transport ?? new FetchWebhookTransport(),
+      transport: options.transport ?? new HttpWebhookTransport(),
       clock,
       logger: silentLogger,
       metrics: { count: () => undefined },
       settings,
       secretBox,
+      resolver,
       owner: randomUUID(),
       reconcileIntervalMs: settings.reconcileIntervalMs,
     });
@@ -94,6 +100,7 @@ export async function startNotifier(options: NotifierOptions = {}): Promise<Noti
     settings,
     logger: silentLogger,
     secretBox,
+    resolver,
     onChange: () => engines.forEach((e) => e.nudge()),
   });
   const harness: NotifierHarness = {
@@ -101,6 +108,7 @@ export async function startNotifier(options: NotifierOptions = {}): Promise<Noti
     events,
     documents,
     secretBox,
+    resolver,
     service,
     get engine() {
       return engine;
