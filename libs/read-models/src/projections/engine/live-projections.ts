@@ -5,8 +5,7 @@ import type { ProjectionMetrics } from './projection-metrics';
 import type { ProjectionSlot } from './projection-slot';
 import type { ResolvedRunnerOptions } from './runner-options';
 import { SerialQueue } from './serial-queue';
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+import { describeError } from './describe-error';
 
 /**
  * The live side of a runner: one engine per live slot, fed batches one at a time (serial-queue.ts
@@ -83,7 +82,7 @@ export class LiveProjections {
       try {
         listener();
       } catch (error) {
-        this.options.logger.warn({ error: describe(error) }, 'an applied-batch listener failed');
+        this.options.logger.warn({ error: describeError(error) }, 'an applied-batch listener failed');
       }
     }
   }

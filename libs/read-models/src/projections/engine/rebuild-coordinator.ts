@@ -9,10 +9,9 @@ import { RebuildLease } from './rebuild-lease';
 import type { RetiredCollections } from './retired-collections';
 import type { ResolvedRunnerOptions } from './runner-options';
 import type { StoreSweep } from './store-sweep';
+import { describeError } from './describe-error';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-
 export interface RebuildCoordinatorParts {
   aliases: ProjectionAliases;
   checkpoints: ProjectionCheckpoints;
@@ -143,8 +142,8 @@ export class RebuildCoordinator {
         );
         return undefined;
       }
-      for (const slot of slots) slot.phase = { state: 'failed', error: describe(error) };
-      this.options.logger.error({ projections: names, error: describe(error) }, 'rebuild failed');
+      for (const slot of slots) slot.phase = { state: 'failed', error: describeError(error) };
+      this.options.logger.error({ projections: names, error: describeError(error) }, 'rebuild failed');
       return error;
     }
   }

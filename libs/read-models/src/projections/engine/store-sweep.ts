@@ -5,8 +5,7 @@ import type { ProjectionEngine } from './projection-engine';
 import type { ProjectionSlot } from './projection-slot';
 import { prefixesOf } from './rebuild';
 import type { ResolvedRunnerOptions } from './runner-options';
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+import { describeError } from './describe-error';
 
 /**
  * Reads the store after each live collection's checkpoint up to the head: applies what the feeds
@@ -40,7 +39,7 @@ export class StoreSweep {
         this.inFlight = this.sweep();
         await this.inFlight;
       } catch (error) {
-        this.options.logger.error({ error: describe(error) }, 'store sweep failed; retrying at the next tick');
+        this.options.logger.error({ error: describeError(error) }, 'store sweep failed; retrying at the next tick');
       } finally {
         this.inFlight = undefined;
         if (!this.stopped) this.timer = setTimeout(() => void tick(), intervalMs).unref();

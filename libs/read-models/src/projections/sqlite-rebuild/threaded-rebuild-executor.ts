@@ -10,8 +10,7 @@ import {
   RebuildThreadUnavailableError,
   type RebuildThreadsOptions,
 } from './rebuild-threads';
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+import { describeError } from '../engine/describe-error';
 
 /**
  * Rebuilds on worker threads when the event store and the read models are SQLite files each
@@ -68,7 +67,7 @@ export class ThreadedRebuildExecutor implements RebuildExecutor {
                 .renewLease()
                 .catch((error: unknown) =>
                   here.logger.warn(
-                    { projections: names, error: describe(error) },
+                    { projections: names, error: describeError(error) },
                     'rebuild lease renewal failed; retrying at the next batch',
                   ),
                 );
