@@ -36,6 +36,7 @@ import {
   ReadModels,
   readModelProjections,
   SqliteDocumentStore,
+  ThreadedRebuildExecutor,
   type TaskDocument,
 } from '@lomo/read-models';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from '@lomo/application';
@@ -311,7 +312,7 @@ async function main(): Promise<void> {
       events: store,
       projections: readModelProjections,
       logger: silentLogger,
-      rebuildThreads,
+      rebuildExecutor: rebuildThreads && new ThreadedRebuildExecutor(rebuildThreads),
     });
     note(`rebuilding every projection from the log (${rebuildThreads?.threads ?? 0} rebuild threads at most) ...`);
     const rebuildStarted = nowMs();

@@ -7,6 +7,7 @@ import {
   readModelProjections,
   SqliteDocumentStore,
   tasksProjection,
+  ThreadedRebuildExecutor,
   type AnyProjection,
   type ProjectionDefinition,
   type TaskDocument,
@@ -88,13 +89,13 @@ describe('rebuild on worker threads: each group of projections on its own thread
       dropRetiredAfterMs: 0,
       rebuildBatchSize: options.batchSize,
       rebuildLeaseMs: options.leaseMs,
-      rebuildThreads: {
+      rebuildExecutor: new ThreadedRebuildExecutor({
         threads: 2,
         events: { filename: eventsFile },
         documents: { filename: options.threadDocumentsFile ?? filename },
         // The scenario is small; threads are worth it from 50 000 events on.
         minEvents: 0,
-      },
+      }),
     });
     return { documents, runner, filename };
   }
@@ -205,12 +206,12 @@ describe('rebuild on worker threads: each group of projections on its own thread
       rebuildLeaseMs: 50,
       rebuildWaitPollMs: 20,
       instanceId: 'second',
-      rebuildThreads: {
+      rebuildExecutor: new ThreadedRebuildExecutor({
         threads: 2,
         events: { filename: eventsFile },
         documents: { filename: first.filename },
         minEvents: 0,
-      },
+      }),
     });
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -3,4 +3,4 @@ export { ProjectorModule, type ProjectorModuleOptions } from './projector.module
 export { BusChangeNoticeSink } from './bus-change-notices';
 export { BusProjectionFeed, StoreProjectionFeed, PROJECTOR_GROUP, type ProjectionFeed } from './projection-feeds';
 
-export { rebuildThreadsOf } from './rebuild-threads';
+export { rebuildExecutorOf, rebuildThreadsOf } from './rebuild-threads';

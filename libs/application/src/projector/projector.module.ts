@@ -17,7 +17,7 @@ import { createDocumentStore } from '@lomo/read-models';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
 import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
 import { projectorSettings, type ProjectorSettings } from '@lomo/read-models';
-import { rebuildThreadsOf } from './rebuild-threads';
+import { rebuildExecutorOf } from './rebuild-threads';
 import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
 import {
   PROJECTION_FEED,
@@ -75,7 +75,7 @@ export class ProjectorModule {
               logger,
               metrics,
               maxLagSeconds: settings.maxLagSeconds,
-              rebuildThreads: rebuildThreadsOf(settings, config),
+              rebuildExecutor: rebuildExecutorOf(settings, config),
             }),
           inject: [DOCUMENT_STORE, EVENT_STORE, CHANGE_NOTICE_SINK, LOGGER, METRICS],
         },

@@ -1,6 +1,10 @@
 import type { LomoConfig } from '@lomo/config';
-import type { RebuildThreadsOptions } from '@lomo/read-models';
-import type { ProjectorSettings } from '@lomo/read-models';
+import {
+  ThreadedRebuildExecutor,
+  type ProjectorSettings,
+  type RebuildExecutor,
+  type RebuildThreadsOptions,
+} from '@lomo/read-models';
 
 /**
  * Rebuilds run on worker threads when both stores are SQLite files the threads can open
@@ -25,4 +29,13 @@ export function rebuildThreadsOf(
     events: { filename: config.LOMO_SQLITE_PATH },
     documents: { filename: settings.sqlitePath },
   };
+}
+
+/** The runner's rebuild executor: threaded where `rebuildThreadsOf` allows it, else the runner's default (this thread). */
+export function rebuildExecutorOf(
+  settings: Pick<ProjectorSettings, 'mongodbUrl' | 'sqlitePath' | 'rebuildThreads'>,
+  config: Pick<LomoConfig, 'LOMO_EVENTSTORE' | 'LOMO_SQLITE_PATH'>,
+): RebuildExecutor | undefined {
+  const threads = rebuildThreadsOf(settings, config);
+  return threads === undefined ? undefined : new ThreadedRebuildExecutor(threads);
 }

@@ -24,7 +24,11 @@ export { ProjectionEngine, type BatchResult, type EngineMode, type EngineTuning 
 export { ProjectionRunner, type ProjectionRunnerOptions } from './engine/projection-runner';
 export type { ProjectionState, ProjectionStatus, ProjectorHealth } from './engine/projection-status';
 export { rebuildCollections, type RebuildResult } from './engine/rebuild';
-export type { RebuildThreadsOptions } from './engine/rebuild-threads';
+export { inThreadRebuildExecutor } from './engine/in-thread-rebuild-executor';
+export type { RebuildEnvironment, RebuildExecutor, RebuildGroup, RebuildHooks } from './engine/rebuild-executor.port';
+export type { RebuildTarget } from './engine/rebuild';
+export type { RebuildThreadsOptions } from './sqlite-rebuild/rebuild-threads';
+export { ThreadedRebuildExecutor } from './sqlite-rebuild/threaded-rebuild-executor';
 export { decodeRevisions, streamKey, type StreamRevisions } from './engine/stream-revisions';
 export { TurnTaskLookup } from './engine/turn-task-lookup';
 export * from './consistency';

@@ -2,8 +2,7 @@ import type { Logger } from '@lomo/observability';
 import type { DocumentStore } from '../../document-store/document-store.port';
 import { olderPhysicalCollections, streamsCollection } from './physical-names';
 import type { ProjectionCheckpoints } from './projection-checkpoints';
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+import { describeError } from './describe-error';
 
 /**
  * Drops the collections an alias switch retired. Not at once: a reader may have resolved the
@@ -27,7 +26,7 @@ export class RetiredCollections {
       this.timers.delete(timer);
       this.drop(collections).catch((error: unknown) =>
         this.logger.warn(
-          { collections, error: describe(error) },
+          { collections, error: describeError(error) },
           'dropping retired collections failed; next start retries',
         ),
       );

@@ -3,10 +3,10 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '@lomo/observability';
 import type { SqliteSynchronous } from '../../document-store/sqlite/sqlite-document-store';
 import { readModelProjections } from '../read-model-projections';
-import { RebuildInterruptedError } from './errors';
-import type { AnyProjection } from './projection-definition';
-import type { EngineTuning } from './projection-engine';
-import type { RebuildResult, RebuildTarget } from './rebuild';
+import { RebuildInterruptedError } from '../engine/errors';
+import type { AnyProjection } from '../engine/projection-definition';
+import type { EngineTuning } from '../engine/projection-engine';
+import type { RebuildResult, RebuildTarget } from '../engine/rebuild';
 
 /**
  * Rebuilds on worker threads: each thread opens its own connections to the same SQLite files and
@@ -105,8 +105,8 @@ export interface RebuildOnThreadOptions {
   threads: RebuildThreadsOptions;
   batchSize: number;
   tuning?: EngineTuning;
-  /** Shared with the caller: storing 1 at index 0 stops the rebuild at its next batch. */
-  stop: Int32Array;
+  /** Aborting stops the rebuild at its next batch (through a flag the thread reads at every batch). */
+  signal: AbortSignal;
   /** Shared by the threads of one rebuild: they take turns writing the read-model file. */
   writeLock: SharedArrayBuffer;
   logger: Logger;
@@ -123,6 +123,7 @@ export function rebuildOnThread(
   options: RebuildOnThreadOptions,
 ): Promise<RebuildResult> {
   const names = targets.map((t) => t.definition.name);
+  const stop = new Int32Array(new SharedArrayBuffer(4));
   const data: RebuildThreadData = {
     lomoRebuildThread: 1,
     targets: targets.map((t) => ({ name: t.definition.name, version: t.definition.version, physical: t.physical })),
@@ -130,11 +131,14 @@ export function rebuildOnThread(
     documents: options.threads.documents,
     batchSize: options.batchSize,
     tuning: options.tuning,
-    stop: options.stop.buffer as SharedArrayBuffer,
+    stop: stop.buffer as SharedArrayBuffer,
     writeLock: options.writeLock,
   };
   const entry = threadEntry();
-  return new Promise<RebuildResult>((resolvePromise, reject) => {
+  const onAbort = () => Atomics.store(stop, 0, 1);
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+  const settled = new Promise<RebuildResult>((resolvePromise, reject) => {
     let worker: Worker;
     try {
       worker = new Worker(entry.filename, {
@@ -189,4 +193,5 @@ export function rebuildOnThread(
       else reject(outcome.error);
     });
   });
+  return settled.finally(() => options.signal.removeEventListener('abort', onAbort));
 }

@@ -4,10 +4,10 @@ import type { Logger } from '@lomo/observability';
 import { SqliteDocumentStore } from '../../document-store/sqlite/sqlite-document-store';
 import { sharedWriteLock } from '../../document-store/sqlite/sqlite-write-lock';
 import { readModelProjections } from '../read-model-projections';
-import { RebuildInterruptedError } from './errors';
-import { rebuildCollections, type RebuildTarget } from './rebuild';
+import { RebuildInterruptedError } from '../engine/errors';
+import { rebuildCollections, type RebuildTarget } from '../engine/rebuild';
 import type { RebuildThreadData, RebuildThreadMessage } from './rebuild-threads';
-import { TurnTaskLookup } from './turn-task-lookup';
+import { TurnTaskLookup } from '../engine/turn-task-lookup';
 
 /**
  * A worker thread's side of `rebuildOnThread`: opens its own connections to the event store and
