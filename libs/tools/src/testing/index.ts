@@ -9,3 +9,4 @@ export {
   type EffectSink,
 } from './effects/effect-sink';
 export { recordEffects, recordEffectsIn, type RecordEffectsOptions } from './effects/record-effects';
+export * from './tool-store.contracts';
