@@ -41,7 +41,8 @@ export class FilesystemBlobStore implements BlobStore {
     }
   }
 
-  has(hash: string): Promise<boolean> {
+  // async so a malformed hash rejects like the other methods instead of throwing at the call.
+  async has(hash: string): Promise<boolean> {
     return exists(this.fileOf(hash));
   }
 

@@ -36,6 +36,8 @@ export const configShape = {
   LOMO_RELAY_BATCH_SIZE: positiveInt(10_000),
   LOMO_RELAY_LEASE_MS: z.coerce.number().int().min(500).max(600_000),
   LOMO_BLOB_DIR: z.string().min(1).optional(),
+  LOMO_BLOB_STORE: z.enum(['filesystem', 'mongodb']).optional(),
+  LOMO_TOOLS_STORE: z.enum(['sqlite', 'mongodb']).optional(),
   KAFKA_BROKERS: z
     .string()
     .regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'a comma-separated list of host:port')
@@ -114,7 +116,10 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     meaning: '`embedded`: every app in one process on SQLite; `distributed`: one process per app',
   },
   NODE_ENV: { default: 'development', meaning: '`production` hides error details and turns dev conveniences off' },
-  PORT: { default: '3000', meaning: 'HTTP port of `/health`, `/metrics` (and the API when it arrives)' },
+  PORT: {
+    default: '3000',
+    meaning: 'HTTP port of `/health` (also `/health/live`, `/health/ready`), `/metrics` and the API',
+  },
   HOST: { default: '127.0.0.1', meaning: 'Address the HTTP server binds to' },
   LOG_LEVEL: { default: 'info', meaning: 'Minimum level of the JSON logs on stdout' },
   LOMO_DATA_DIR: { default: '.data', meaning: 'Directory for embedded-mode files (event store, bus log, blobs)' },
@@ -144,6 +149,16 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     meaning: 'Relay lease duration; a standby takes over this long after the active relay stops renewing',
   },
   LOMO_BLOB_DIR: { default: '$LOMO_DATA_DIR/blobs', meaning: 'Directory of the filesystem BlobStore' },
+  LOMO_BLOB_STORE: {
+    default: '<mongodb when LOMO_MODE=distributed and MONGODB_URL is set, else filesystem>',
+    meaning:
+      'BlobStore adapter: `filesystem` (LOMO_BLOB_DIR, one host) or `mongodb` (GridFS in MONGODB_DATABASE, shared by every replica)',
+  },
+  LOMO_TOOLS_STORE: {
+    default: '<mongodb when LOMO_MODE=distributed and MONGODB_URL is set, else sqlite>',
+    meaning:
+      'State of the starter tools (notes, export jobs): `sqlite` (`$LOMO_DATA_DIR/tools.sqlite`, one host) or `mongodb` (collections in MONGODB_DATABASE)',
+  },
   KAFKA_BROKERS: { meaning: 'Comma-separated `host:port` list', requiredIn: [] },
   KAFKA_CLIENT_ID: { default: 'lomo', meaning: 'Kafka client id prefix' },
   KAFKA_REPLICATION_FACTOR: { default: '1', meaning: 'Replication factor of topics the app creates' },

@@ -105,3 +105,28 @@ describe('loadConfig: LOMO_SECRETS_KEY', () => {
     expect(() => loadSecretsKey(config)).toThrow(/LOMO_SECRETS_KEY: required when NODE_ENV=production/);
   });
 });
+
+describe('loadConfig: where tool state and blobs live', () => {
+  const mongo = { MONGODB_URL: 'mongodb://db:27017' };
+
+  it('stays on SQLite and the filesystem in embedded mode, even with MONGODB_URL set', () => {
+    for (const env of [{}, mongo]) {
+      const c = loadConfig(env);
+      expect([c.LOMO_TOOLS_STORE, c.LOMO_BLOB_STORE]).toEqual(['sqlite', 'filesystem']);
+    }
+  });
+
+  it('moves to MongoDB in distributed mode when MONGODB_URL is set, and only then', () => {
+    const shared = loadConfig({ LOMO_MODE: 'distributed', ...mongo });
+    expect([shared.LOMO_TOOLS_STORE, shared.LOMO_BLOB_STORE]).toEqual(['mongodb', 'mongodb']);
+    const local = loadConfig({ LOMO_MODE: 'distributed' });
+    expect([local.LOMO_TOOLS_STORE, local.LOMO_BLOB_STORE]).toEqual(['sqlite', 'filesystem']);
+  });
+
+  it('takes an explicit choice, and refuses mongodb without MONGODB_URL naming the variable', () => {
+    const pinned = loadConfig({ LOMO_MODE: 'distributed', ...mongo, LOMO_TOOLS_STORE: 'sqlite' });
+    expect(pinned.LOMO_TOOLS_STORE).toBe('sqlite');
+    expect(() => loadConfig({ LOMO_BLOB_STORE: 'mongodb' })).toThrow(/LOMO_BLOB_STORE: mongodb needs MONGODB_URL/);
+    expect(() => loadConfig({ LOMO_TOOLS_STORE: 's3' })).toThrow(/LOMO_TOOLS_STORE/);
+  });
+});

@@ -17,7 +17,11 @@ export type LomoConfig = Omit<
   | 'LOMO_WORKER_ID'
   | 'LOMO_AUTH_SQLITE_PATH'
   | 'LOMO_PROJECTOR_FEED'
+  | 'LOMO_BLOB_STORE'
+  | 'LOMO_TOOLS_STORE'
 > & {
+  LOMO_BLOB_STORE: 'filesystem' | 'mongodb';
+  LOMO_TOOLS_STORE: 'sqlite' | 'mongodb';
   LOMO_PROJECTOR_FEED: 'bus' | 'store';
   LOMO_SQLITE_PATH: string;
   LOMO_BUS_PATH: string;
@@ -71,6 +75,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         message: 'must be at least LOMO_WEBHOOK_BACKOFF_INITIAL_MS',
       });
     }
+    for (const variable of ['LOMO_BLOB_STORE', 'LOMO_TOOLS_STORE'] as const) {
+      if (c[variable] === 'mongodb' && !c.MONGODB_URL)
+        problems.push({ variable, message: 'mongodb needs MONGODB_URL' });
+    }
     if (c.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > c.KAFKA_SESSION_TIMEOUT_MS) {
       problems.push({
         variable: 'KAFKA_HEARTBEAT_INTERVAL_MS',
@@ -86,6 +94,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const dataDir = path.resolve(c.LOMO_DATA_DIR);
+  // Replicas of a distributed app share nothing on disk, so state every replica must see goes
+  // where the read models already are; one host (embedded) keeps its files.
+  const sharedStorage = c.LOMO_MODE === 'distributed' && c.MONGODB_URL !== undefined;
   return {
     ...c,
     LOMO_DATA_DIR: dataDir,
@@ -93,6 +104,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_SQLITE_PATH: c.LOMO_SQLITE_PATH ?? path.join(dataDir, 'events.sqlite'),
     LOMO_BUS_PATH: c.LOMO_BUS_PATH ?? path.join(dataDir, 'bus.sqlite'),
     LOMO_BLOB_DIR: c.LOMO_BLOB_DIR ?? path.join(dataDir, 'blobs'),
+    LOMO_BLOB_STORE: c.LOMO_BLOB_STORE ?? (sharedStorage ? 'mongodb' : 'filesystem'),
+    LOMO_TOOLS_STORE: c.LOMO_TOOLS_STORE ?? (sharedStorage ? 'mongodb' : 'sqlite'),
     LOMO_AUTH_SQLITE_PATH: c.LOMO_AUTH_SQLITE_PATH ?? path.join(dataDir, 'auth.sqlite'),
     LOMO_READ_MODELS_PATH: c.LOMO_READ_MODELS_PATH ?? path.join(dataDir, 'read-models.sqlite'),
     LOMO_NOTIFIER_SQLITE_PATH: c.LOMO_NOTIFIER_SQLITE_PATH ?? path.join(dataDir, 'notifier.sqlite'),

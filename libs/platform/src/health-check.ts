@@ -1,5 +1,11 @@
 export interface HealthCheck {
   name: string;
+  /**
+   * Whether a failure makes this process not ready (`/health/ready` answers 503), default true.
+   * False for what the process only reports (the full `/health` still shows it, and fails on it):
+   * a pod taken out of its Service for another component's trouble would not get better for it.
+   */
+  readiness?: boolean;
   /** Resolves with details when healthy; throws when not. */
   check(): Promise<Record<string, unknown>>;
 }
@@ -7,6 +13,8 @@ export interface HealthCheck {
 /**
  * Every check /health runs. The platform registers the store and the relay; each app module adds
  * its own (the projector its lag, ...) when it starts, so /health answers for the whole process.
+ * `/health/ready` runs the checks marked for readiness; `/health/live` runs none (see
+ * health.controller.ts).
  */
 export class HealthRegistry {
   private readonly checks = new Map<string, HealthCheck>();
@@ -17,5 +25,10 @@ export class HealthRegistry {
 
   all(): HealthCheck[] {
     return [...this.checks.values()];
+  }
+
+  /** The checks that decide whether this process should receive traffic. */
+  readiness(): HealthCheck[] {
+    return this.all().filter((c) => c.readiness !== false);
   }
 }

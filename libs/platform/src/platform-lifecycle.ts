@@ -6,6 +6,9 @@ import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability'
 import { HealthRegistry } from './health-check';
 import { RELAY, RELAY_PARTS, type RelayParts } from './create-relay';
 
+/** MongoDB clients of the GridFS blob store (none on the filesystem), closed after the bus. */
+export const BLOB_CLIENTS = Symbol('BLOB_CLIENTS');
+
 /**
  * Owns start and shutdown order: the relay starts after the store and bus are open, and on
  * SIGTERM it stops first (finishing its batch and saving its checkpoint), then the bus closes
@@ -22,6 +25,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicat
     @Inject(METRICS) private readonly metrics: Metrics,
     @Inject(LOMO_CONFIG) private readonly config: LomoConfig,
     private readonly health: HealthRegistry,
+    @Inject(BLOB_CLIENTS) private readonly blobClients: { close(): Promise<void> }[],
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -49,6 +53,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicat
     await this.relay.stop();
     await this.relayParts.close();
     await this.bus.close();
+    await Promise.all(this.blobClients.map((c) => c.close()));
     await this.store.close();
     this.logger.info({ component: 'platform', relay: this.relay.stats }, 'shut down cleanly');
   }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BLOB_STORE, FilesystemBlobStore } from '@lomo/blobs';
+import { BLOB_STORE, FilesystemBlobStore, GridFsBlobStore } from '@lomo/blobs';
+import { MongoClient } from 'mongodb';
 import { EVENT_BUS } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
 import { CLOCK, ID_GENERATOR, systemClock } from '@lomo/contracts';
@@ -10,7 +11,7 @@ import { createLogger, LOGGER, METRICS, Metrics, type Logger } from '@lomo/obser
 import { HealthController } from './health.controller';
 import { HealthRegistry } from './health-check';
 import { createBus } from './create-bus';
-import { PlatformLifecycle } from './platform-lifecycle';
+import { BLOB_CLIENTS, PlatformLifecycle } from './platform-lifecycle';
 import { RELAY, RELAY_PARTS, createRelay, type RelayParts } from './create-relay';
 
 export interface PlatformOptions {
@@ -27,6 +28,7 @@ export class PlatformModule {
   static forRoot(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
     mkdirSync(config.LOMO_DATA_DIR, { recursive: true });
     const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+    const blobClients: MongoClient[] = [];
     const providers = [
       { provide: LOMO_CONFIG, useValue: config },
       { provide: LOGGER, useValue: logger },
@@ -41,7 +43,21 @@ export class PlatformModule {
             : new SqliteEventStore({ filename: config.LOMO_SQLITE_PATH, synchronous: config.LOMO_SQLITE_SYNCHRONOUS }),
       },
       { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
-      { provide: BLOB_STORE, useFactory: () => new FilesystemBlobStore(config.LOMO_BLOB_DIR) },
+      {
+        provide: BLOB_STORE,
+        // LOMO_BLOB_STORE (libs/config/src/load-config.ts): GridFS when replicas share no disk.
+        useFactory: async () => {
+          if (config.LOMO_BLOB_STORE === 'filesystem') return new FilesystemBlobStore(config.LOMO_BLOB_DIR);
+          const client = new MongoClient(config.MONGODB_URL ?? '', { serverSelectionTimeoutMS: 5_000 });
+          blobClients.push(client);
+          logger.info(
+            { component: 'platform', blobStore: 'gridfs', database: config.MONGODB_DATABASE },
+            'blobs on GridFS',
+          );
+          return new GridFsBlobStore({ db: client.db(config.MONGODB_DATABASE) });
+        },
+      },
+      { provide: BLOB_CLIENTS, useValue: blobClients },
       { provide: RELAY_PARTS, useFactory: createRelay, inject: [LOMO_CONFIG, EVENT_STORE, EVENT_BUS, LOGGER] },
       { provide: RELAY, useFactory: (parts: RelayParts) => parts.relay, inject: [RELAY_PARTS] },
       HealthRegistry,

@@ -33,6 +33,9 @@ export { compactEvent } from './starter/history/compact-event';
 export * from './starter/export/export-job.port';
 export { ExportJobMissingError } from './starter/export/export-errors';
 export { SqliteExportJobStore } from './starter/export/sqlite-export-job-store';
+export { MongoNotesStore, type MongoNotesStoreOptions } from './mongodb/mongo-notes-store';
+export { MongoExportJobStore, type MongoExportJobStoreOptions } from './mongodb/mongo-export-job-store';
+export { ToolStoreUnavailableError } from './mongodb/mongo-tool-errors';
 export {
   ExportJobRunner,
   EXPORT_RUNNER_ACTOR,

@@ -61,6 +61,10 @@ export class Drill {
       LOMO_SQLITE_PATH: this.sqlitePath,
       MONGODB_URL,
       MONGODB_DATABASE: this.database,
+      // One host: kill-inside-tool-call.ts holds the write lock of the shared tools.sqlite to
+      // catch a call in flight, so tool state stays on SQLite here (blobs on its disk too).
+      LOMO_TOOLS_STORE: 'sqlite',
+      LOMO_BLOB_STORE: 'filesystem',
       LOMO_RELAY: 'off',
       PORT: '0',
       LOMO_LEASE_MS: String(LEASE_MS),

@@ -1,6 +1,14 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { LOGGER, type Logger } from '@lomo/observability';
+import { HealthRegistry } from '@lomo/platform';
 import {
   ProjectionAliases,
   ReadModelConsistency,
@@ -15,8 +23,24 @@ import { READ_MODEL_CONSISTENCY, READ_MODELS } from '@lomo/read-models';
 const API_DOCUMENT_STORE = Symbol('API_DOCUMENT_STORE');
 
 @Injectable()
-class ReadSideLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(API_DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+class ReadSideLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(API_DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly health: HealthRegistry,
+  ) {}
+
+  /**
+   * The API serves every query from this store, so it gates readiness. The projector's lag does
+   * not: a lagging projector is the projector's trouble (its own /health/ready fails), and API
+   * pods taken out of service for it would only turn stale answers into no answers.
+   */
+  onModuleInit(): void {
+    const { documents } = this;
+    this.health.register({
+      name: 'readModels',
+      check: async () => ({ collections: (await documents.listCollections()).length }),
+    });
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.documents.close();

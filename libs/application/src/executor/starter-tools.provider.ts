@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import type { BlobStore } from '@lomo/blobs';
 import type { EventBus } from '@lomo/bus';
 import type { LomoConfig } from '@lomo/config';
@@ -8,9 +9,13 @@ import type { Logger } from '@lomo/observability';
 import {
   createStarterTools,
   ExportJobRunner,
+  MongoExportJobStore,
+  MongoNotesStore,
   SqliteExportJobStore,
   SqliteNotesStore,
   ToolRegistry,
+  type ExportJobStore,
+  type NotesStore,
   type ToolDecorator,
 } from '@lomo/tools';
 
@@ -30,9 +35,24 @@ export function createStarterToolSet(
   logger: Logger,
   decorate?: ToolDecorator,
 ): StarterTools {
-  const filename = join(config.LOMO_DATA_DIR, 'tools.sqlite');
-  const notes = SqliteNotesStore.open({ filename, synchronous: config.LOMO_SQLITE_SYNCHRONOUS });
-  const jobs = SqliteExportJobStore.open({ filename, synchronous: config.LOMO_SQLITE_SYNCHRONOUS });
+  // LOMO_TOOLS_STORE (libs/config/src/load-config.ts): MongoDB when executors share no disk.
+  let client: MongoClient | undefined;
+  let notes: NotesStore;
+  let jobs: ExportJobStore;
+  if (config.LOMO_TOOLS_STORE === 'mongodb') {
+    client = new MongoClient(config.MONGODB_URL ?? '', { serverSelectionTimeoutMS: 5_000 });
+    const db = client.db(config.MONGODB_DATABASE);
+    notes = new MongoNotesStore({ db });
+    jobs = new MongoExportJobStore({ db });
+    logger.info(
+      { component: 'executor', toolsStore: 'mongodb', database: config.MONGODB_DATABASE },
+      'tool state on MongoDB',
+    );
+  } else {
+    const filename = join(config.LOMO_DATA_DIR, 'tools.sqlite');
+    notes = SqliteNotesStore.open({ filename, synchronous: config.LOMO_SQLITE_SYNCHRONOUS });
+    jobs = SqliteExportJobStore.open({ filename, synchronous: config.LOMO_SQLITE_SYNCHRONOUS });
+  }
   const exports = new ExportJobRunner({
     jobs,
     events: store,
@@ -53,6 +73,7 @@ export function createStarterToolSet(
       await exports.stop();
       await jobs.close();
       await notes.close();
+      await client?.close();
     },
   };
 }

@@ -10,3 +10,4 @@ export {
 } from './effects/effect-sink';
 export { recordEffects, recordEffectsIn, type RecordEffectsOptions } from './effects/record-effects';
 export { seedStartedCall } from './started-call';
+export * from './tool-store.contracts';
