@@ -54,26 +54,68 @@ export interface ToolCall {
   completedAfterClose: boolean;
 }
 
-export interface TurnBody {
+/** What every existing turn carries, whatever its status. */
+export interface TurnBase {
   turnId: string;
   taskId: string;
   reason: WakeReason;
   /** Generation of the latest lease; 0 before the first. Commands naming another one are stale. */
   generation: number;
-  /** Null before the first lease and while the turn waits (the worker was released). */
-  lease: Lease | null;
   steps: readonly CommittedStep[];
-  waitingOn: WaitTarget | null;
-  summary: string | null;
-  error: TypedError | null;
-  cancelledBy: Data<'TurnCancelled'> | null;
 }
 
-export type TurnState =
-  { status: 'none' } | (TurnBody & { status: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' });
+export type TurnCancellation = Data<'TurnCancelled'>;
+
+/**
+ * Waiting for a worker: before the first lease (generation 0), or resumed after a wait, whose
+ * lease was released, so the next lease raises the generation.
+ */
+export interface QueuedTurn extends TurnBase {
+  status: 'queued';
+  lease: null;
+}
+
+/** Held by a worker: TurnLeased moved it here, renewals and takeovers keep it here. */
+export interface RunningTurn extends TurnBase {
+  status: 'running';
+  lease: Lease;
+}
+
+/** The worker is released while the turn waits (TurnWaiting); resuming queues it again. */
+export interface WaitingTurn extends TurnBase {
+  status: 'waiting';
+  lease: null;
+  waitingOn: WaitTarget;
+}
+
+export interface CompletedTurn extends TurnBase {
+  status: 'completed';
+  lease: null;
+  /** TurnCompleted's summary, when it gave one. */
+  summary: string | null;
+}
+
+export interface FailedTurn extends TurnBase {
+  status: 'failed';
+  lease: null;
+  error: TypedError;
+}
+
+export interface CancelledTurn extends TurnBase {
+  status: 'cancelled';
+  lease: null;
+  cancelledBy: TurnCancellation;
+}
+
+/** Not ended: the statuses that take leases, steps, waits and the end of the turn. */
+export type LiveTurn = QueuedTurn | RunningTurn | WaitingTurn;
+/** Completed, failed or cancelled: only late tool results are still recorded. */
+export type EndedTurn = CompletedTurn | FailedTurn | CancelledTurn;
+export type ExistingTurn = LiveTurn | EndedTurn;
+
+export type TurnState = { status: 'none' } | ExistingTurn;
 
 export type TurnStatus = TurnState['status'];
-export type ExistingTurn = Extract<TurnState, { turnId: string }>;
 
 export const initialTurnState = (): TurnState => ({ status: 'none' });
 
