@@ -5,6 +5,7 @@ import {
   isTurnTerminal,
   taskDecider,
   turnDecider,
+  existingTurn,
   type ExistingTurn,
   type TaskCommand,
 } from '@lomo/domain';
@@ -64,14 +65,13 @@ export async function interruptTask(
             view.applyOwn(events, result.nextExpectedRevision);
             cancelled = true;
           }
-          turn = view.state as ExistingTurn;
+          turn = existingTurn(view.state);
         }
       }
       const commands: TaskCommand[] = [];
       const turnId = existing.activeTurnId ?? undefined;
       if (turnId !== undefined) {
-        const outcome =
-          turn !== undefined && isTurnTerminal(turn) ? (turn.status as keyof typeof releaseReason) : 'cancelled';
+        const outcome = turn !== undefined && isTurnTerminal(turn) ? turn.status : 'cancelled';
         const fromStep = turn === undefined ? 1 : turn.steps.length + 1;
         commands.push({ type: 'ReleaseClaims', turnId, step: fromStep, reason: releaseReason[outcome] });
         commands.push({ type: 'CloseTurn', turnId, outcome });

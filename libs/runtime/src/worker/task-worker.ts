@@ -128,12 +128,14 @@ export class TaskWorker {
 
   /** The task's one active turn, decided by the task stream's expected revision. */
   private async openTurn(task: TaskView, reason: WakeReason): Promise<string | undefined> {
+    const workspaceId = task.workspaceId;
+    if (workspaceId === undefined) return undefined;
     const turnId = this.deps.ids.uuid();
     try {
       const events = taskDecider.decide({ type: 'OpenTurn', turnId, reason }, task.state);
       const written = toNewEvents(
         events,
-        { workspaceId: task.workspaceId!, actor: runtimeActor, fallbackCorrelationId: turnId },
+        { workspaceId, actor: runtimeActor, fallbackCorrelationId: turnId },
         this.deps.ids,
       );
       const result = await this.deps.store.append(task.streamId, written, task.revision);
