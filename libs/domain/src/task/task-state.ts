@@ -32,6 +32,7 @@ export interface InboxClaim {
 
 export type CheckpointKind = EventDataMap['CheckpointOpened']['kind'];
 export type CheckpointDecision = EventDataMap['CheckpointResolved']['decision'];
+export type ClaimReleaseReason = EventDataMap['InboxItemsReleased']['reason'];
 
 export interface Checkpoint {
   checkpointId: string;

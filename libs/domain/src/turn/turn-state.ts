@@ -6,6 +6,15 @@ export type WakeReason = Data<'TurnStarted'>['reason'];
 export type WaitTarget = Data<'TurnWaiting'>['on'];
 export type TypedError = Data<'TurnFailed'>['error'];
 export type ToolCallIntent = Data<'ModelStepCommitted'>['toolCallIntents'][number];
+export type TokenUsage = Data<'ModelStepCommitted'>['usage'];
+/** A content-addressed BlobStore reference (the prompt of a step, a large tool result). */
+export type BlobReference = Data<'ModelStepCommitted'>['promptRef'];
+export type StepFinishReason = Data<'ModelStepCommitted'>['finishReason'];
+export type ToolResultStatus = Data<'ToolCallCompleted'>['status'];
+/** Any JSON value, null included. */
+export type ToolResult = Exclude<Data<'ToolCallCompleted'>['result'], undefined>;
+export type UnknownOutcomeReason = Data<'ToolCallOutcomeUnknown'>['reason'];
+export type CancelReason = Data<'TurnCancelled'>['reason'];
 
 export interface Lease {
   workerId: string;
@@ -24,9 +33,9 @@ export interface CommittedStep {
    */
   calls: readonly ToolCall[];
   consumedItemIds: readonly string[];
-  usage: Data<'ModelStepCommitted'>['usage'];
-  promptRef: Data<'ModelStepCommitted'>['promptRef'];
-  finishReason: Data<'ModelStepCommitted'>['finishReason'];
+  usage: TokenUsage;
+  promptRef: BlobReference;
+  finishReason: StepFinishReason;
 }
 
 /**
@@ -45,11 +54,11 @@ export interface ToolCall {
   status: CallStatus;
   /** ToolCallStarted events so far (the last one's attempt number). */
   attempts: number;
-  outcome: Data<'ToolCallCompleted'>['status'] | null;
-  result?: Data<'ToolCallCompleted'>['result'];
-  resultRef?: Data<'ToolCallCompleted'>['resultRef'];
-  error?: Data<'ToolCallCompleted'>['error'];
-  unknownReason?: Data<'ToolCallOutcomeUnknown'>['reason'];
+  outcome: ToolResultStatus | null;
+  result?: ToolResult;
+  resultRef?: BlobReference;
+  error?: TypedError;
+  unknownReason?: UnknownOutcomeReason;
   /** True when the result arrived after the turn ended (recorded, changes nothing). */
   completedAfterClose: boolean;
 }
