@@ -24,7 +24,8 @@ export function planChecklist(command: PlanChecklist, state: TaskState): TaskEve
   if (ids.size !== command.items.length) invalid('Checklist item ids are unique');
   const unknown = command.items.flatMap((i) => i.dependsOn).find((d) => !ids.has(d));
   if (unknown !== undefined) invalid(`A checklist item depends on unknown item ${unknown}`);
-  return [{ type: 'ChecklistPlanned', data: { items: command.items } }];
+  const items = command.items.map(({ itemId, title, dependsOn }) => ({ itemId, title, dependsOn: [...dependsOn] }));
+  return [{ type: 'ChecklistPlanned', data: { items } }];
 }
 
 export function changeChecklistItem(command: ChangeChecklistItem, state: TaskState): TaskEvent[] {

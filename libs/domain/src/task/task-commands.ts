@@ -1,12 +1,32 @@
-import type { Actor, EventDataMap } from '@lomo/contracts';
+import type { Actor } from '@lomo/contracts';
+import type { WakeReason } from '../turn/turn-state';
+import type {
+  AutonomyLevel,
+  CheckpointDecision,
+  CheckpointKind,
+  ChecklistItemStatus,
+  ClaimReleaseReason,
+  TaskKind,
+  TurnCloseOutcome,
+} from './task-state';
 
-type Data<T extends keyof EventDataMap> = EventDataMap[T];
+// Commands spell out their own fields rather than reusing an event's data, so a change of an
+// event's schema shows up in the decider that maps a command to it, not silently in the command.
 
-export type CreateTask = { type: 'CreateTask' } & Data<'TaskCreated'>;
+export type CreateTask = {
+  type: 'CreateTask';
+  /** Derived from the origin message id, so creating from the same message again is a no-op. */
+  taskId: string;
+  kind: TaskKind;
+  goal: string;
+  language: string;
+  originMessageId: string;
+};
 /** The item id is the message id, so delivering the same message twice is a no-op. */
 export type DeliverMessage = { type: 'DeliverMessage'; itemId: string; text: string; language: string };
-export type WithdrawInboxItem = { type: 'WithdrawInboxItem' } & Data<'InboxItemWithdrawn'>;
-export type ReplaceInboxItem = { type: 'ReplaceInboxItem' } & Data<'InboxItemReplaced'>;
+/** `by` is the user id of the person withdrawing their message. */
+export type WithdrawInboxItem = { type: 'WithdrawInboxItem'; itemId: string; by: string };
+export type ReplaceInboxItem = { type: 'ReplaceInboxItem'; itemId: string; text: string; language: string; by: string };
 /** Claims every delivered, unclaimed item (at most 100) for this step of the active turn. */
 export type ClaimInboxItems = { type: 'ClaimInboxItems'; turnId: string; step: number };
 /**
@@ -17,22 +37,22 @@ export type ReleaseClaims = {
   type: 'ReleaseClaims';
   turnId: string;
   step: number;
-  reason: Data<'InboxItemsReleased'>['reason'];
+  reason: ClaimReleaseReason;
 };
-export type OpenTurn = { type: 'OpenTurn' } & Data<'TurnOpened'>;
-export type CloseTurn = { type: 'CloseTurn' } & Data<'TurnClosed'>;
+export type OpenTurn = { type: 'OpenTurn'; turnId: string; reason: WakeReason };
+export type CloseTurn = { type: 'CloseTurn'; turnId: string; outcome: TurnCloseOutcome };
 export type OpenCheckpoint = {
   type: 'OpenCheckpoint';
   checkpointId: string;
   turnId: string;
-  kind: Data<'CheckpointOpened'>['kind'];
+  kind: CheckpointKind;
   callId?: string;
   question: string;
 };
 export type ResolveCheckpoint = {
   type: 'ResolveCheckpoint';
   checkpointId: string;
-  decision: Data<'CheckpointResolved'>['decision'];
+  decision: CheckpointDecision;
   /** Required for approval checkpoints and must equal the checkpoint's call id. */
   callId?: string;
   answer?: string;
@@ -44,13 +64,29 @@ export type ResumeTask = { type: 'ResumeTask'; by: Actor };
 export type StopTask = { type: 'StopTask'; by: Actor; reason?: string; cancelledTurnId?: string };
 export type CompleteTask = { type: 'CompleteTask'; summary?: string };
 export type ArchiveTask = { type: 'ArchiveTask'; by: Actor };
-export type ChangeAutonomy = { type: 'ChangeAutonomy' } & Data<'AutonomyChanged'>;
+export type ChangeAutonomy = { type: 'ChangeAutonomy'; level: AutonomyLevel; by: string };
 export type UpgradeTask = { type: 'UpgradeTask'; reason: string };
 export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor };
-export type PlanChecklist = { type: 'PlanChecklist' } & Data<'ChecklistPlanned'>;
-export type ChangeChecklistItem = { type: 'ChangeChecklistItem' } & Data<'ChecklistItemChanged'>;
-export type ApprovePlanBudget = { type: 'ApprovePlanBudget' } & Data<'PlanBudgetApproved'>;
-export type NoticeArtifactChange = { type: 'NoticeArtifactChange' } & Data<'ArtifactChangeNoticed'>;
+/** Item ids are unique and every `dependsOn` names an item of the same plan. */
+export type PlanChecklist = {
+  type: 'PlanChecklist';
+  items: readonly { itemId: string; title: string; dependsOn: readonly string[] }[];
+};
+export type ChangeChecklistItem = {
+  type: 'ChangeChecklistItem';
+  itemId: string;
+  status: ChecklistItemStatus;
+  note?: string;
+};
+/** `amountMinor` in the currency's minor unit; `approvedBy` is a user id. */
+export type ApprovePlanBudget = {
+  type: 'ApprovePlanBudget';
+  budgetId: string;
+  amountMinor: number;
+  currency: string;
+  approvedBy: string;
+};
+export type NoticeArtifactChange = { type: 'NoticeArtifactChange'; artifactId: string; version: number; by: Actor };
 
 export type TaskCommand =
   | CreateTask

@@ -1,13 +1,26 @@
 import { assertNever } from '../decider';
 import type { TaskEvent } from './task-events';
-import { claimKey, type ExistingTask, type InboxItem, type TaskBody, type TaskState } from './task-state';
+import {
+  claimKey,
+  type ActiveTask,
+  type ArchivedTask,
+  type ExistingTask,
+  type FinalTask,
+  type InboxItem,
+  type OpenTask,
+  type TaskState,
+} from './task-state';
+import { openCheckpointCount, settleRunnableStatus } from './task-waiting';
 
-/** `active` and `waiting` follow from whether a checkpoint is open; other statuses are kept. */
+/** `active` and `waiting` follow from whether a checkpoint is open (task-waiting.ts); other statuses are kept. */
 function settle(task: ExistingTask): ExistingTask {
   if (task.status !== 'active' && task.status !== 'waiting') return task;
-  const waiting = Object.values(task.checkpoints).some((c) => c.resolution === null);
-  return { ...task, status: waiting ? 'waiting' : 'active' };
+  const status = settleRunnableStatus(task.status, openCheckpointCount(task));
+  return status === task.status ? task : { ...task, status };
 }
+
+const isFinalTask = (task: ExistingTask): task is FinalTask =>
+  task.status === 'stopped' || task.status === 'completed' || task.status === 'archived';
 
 function withItems(task: ExistingTask, itemIds: readonly string[], change: (item: InboxItem) => InboxItem) {
   const inbox = { ...task.inbox };
@@ -18,9 +31,10 @@ function withItems(task: ExistingTask, itemIds: readonly string[], change: (item
   return inbox;
 }
 
-function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ExistingTask {
-  const body: TaskBody = {
+function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask {
+  return {
     ...event.data,
+    status: 'active',
     inbox: {},
     claims: {},
     activeTurnId: null,
@@ -32,10 +46,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ExistingTa
     checklist: [],
     budgets: [],
     artifacts: {},
-    stoppedBy: null,
-    summary: null,
   };
-  return { ...body, status: 'active' };
 }
 
 /**
@@ -48,6 +59,11 @@ export function evolveTask(state: TaskState, event: TaskEvent): TaskState {
   return settle(evolveExisting(state, event));
 }
 
+/**
+ * Status changes apply only from the statuses the decider moves out of (decide-lifecycle.ts,
+ * decide-turn-slot.ts); an event that could not have been decided in the current status leaves
+ * the status, and its fields, alone: a final task stays final.
+ */
 function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'TaskCreated' }>): ExistingTask {
   switch (event.type) {
     case 'TaskUpgraded':
@@ -112,13 +128,12 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       };
     }
     case 'TurnOpened':
-      return { ...task, activeTurnId: event.data.turnId };
-    case 'TurnClosed':
-      return {
-        ...task,
-        activeTurnId: task.activeTurnId === event.data.turnId ? null : task.activeTurnId,
-        lastClosedTurn: { ...event.data },
-      };
+      return isFinalTask(task) ? task : { ...task, activeTurnId: event.data.turnId };
+    case 'TurnClosed': {
+      const lastClosedTurn = { ...event.data };
+      if (isFinalTask(task) || task.activeTurnId !== event.data.turnId) return { ...task, lastClosedTurn };
+      return { ...task, lastClosedTurn, activeTurnId: null };
+    }
     case 'CheckpointOpened': {
       const { checkpointId, turnId, kind, callId, question } = event.data;
       return {
@@ -136,22 +151,18 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
     case 'PlanBudgetApproved':
       return { ...task, budgets: [...task.budgets, event.data] };
     case 'TaskPaused':
-      return { ...task, status: 'paused' };
+      return isFinalTask(task) ? task : { ...task, status: 'paused' };
     case 'TaskResumed':
       // settle() turns this into `waiting` when a checkpoint is still open.
-      return { ...task, status: 'active' };
+      return task.status === 'paused' ? { ...task, status: 'active' } : task;
     case 'TaskStopped':
-      return {
-        ...task,
-        status: 'stopped',
-        stoppedBy: event.data.by,
-        activeTurnId: null,
-        lastClosedTurn: task.activeTurnId ? { turnId: task.activeTurnId, outcome: 'cancelled' } : task.lastClosedTurn,
-      };
+      return isFinalTask(task) ? task : stoppedTask(task, event.data.by);
     case 'TaskCompleted':
-      return { ...task, status: 'completed', summary: event.data.summary ?? task.summary };
+      return isFinalTask(task)
+        ? task
+        : { ...task, status: 'completed', activeTurnId: null, summary: event.data.summary ?? null };
     case 'TaskArchived':
-      return { ...task, status: 'archived' };
+      return task.status === 'archived' ? task : archivedTask(task);
     case 'ArtifactChangeNoticed':
       return { ...task, artifacts: { ...task.artifacts, [event.data.artifactId]: event.data.version } };
     default:
@@ -179,4 +190,24 @@ function resolved(
     resolvedBy: data.resolvedBy,
   };
   return { ...task, checkpoints, approvals: { ...task.approvals, [callId]: approval } };
+}
+
+function stoppedTask(task: OpenTask, by: Extract<TaskEvent, { type: 'TaskStopped' }>['data']['by']): ExistingTask {
+  return {
+    ...task,
+    status: 'stopped',
+    stoppedBy: by,
+    activeTurnId: null,
+    lastClosedTurn: task.activeTurnId ? { turnId: task.activeTurnId, outcome: 'cancelled' } : task.lastClosedTurn,
+  };
+}
+
+function archivedTask(task: Exclude<ExistingTask, ArchivedTask>): ArchivedTask {
+  return {
+    ...task,
+    status: 'archived',
+    activeTurnId: null,
+    summary: task.status === 'completed' ? task.summary : null,
+    stoppedBy: task.status === 'stopped' ? task.stoppedBy : null,
+  };
 }

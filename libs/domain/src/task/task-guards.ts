@@ -1,6 +1,6 @@
 import { DomainError } from '../decider';
 import { TaskErrors } from './task-errors';
-import type { ExistingTask, TaskState } from './task-state';
+import type { ExistingTask, OpenTask, RunnableTask, TaskState } from './task-state';
 
 export function existing(state: TaskState): ExistingTask {
   if (state.status === 'none') throw new DomainError(TaskErrors.TASK_NOT_FOUND, 'The task does not exist');
@@ -8,7 +8,7 @@ export function existing(state: TaskState): ExistingTask {
 }
 
 /** Refuses final tasks: a stopped task is never restarted, a completed or archived one is done. */
-export function notFinal(state: TaskState): ExistingTask {
+export function notFinal(state: TaskState): OpenTask {
   const task = existing(state);
   if (task.status === 'stopped') throw new DomainError(TaskErrors.TASK_STOPPED, `Task ${task.taskId} was stopped`);
   if (task.status === 'completed' || task.status === 'archived')
@@ -17,7 +17,7 @@ export function notFinal(state: TaskState): ExistingTask {
 }
 
 /** Active or waiting: the statuses in which a turn may run or claim. */
-export function runnable(state: TaskState): ExistingTask {
+export function runnable(state: TaskState): RunnableTask {
   const task = notFinal(state);
   if (task.status === 'paused') throw new DomainError(TaskErrors.TASK_PAUSED, `Task ${task.taskId} is paused`);
   return task;

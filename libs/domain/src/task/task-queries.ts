@@ -1,4 +1,11 @@
-import { claimKey, type InboxClaim, type InboxItem, type TaskState } from './task-state';
+import {
+  claimKey,
+  type FinalTask,
+  type InboxClaim,
+  type InboxItem,
+  type RunnableTask,
+  type TaskState,
+} from './task-state';
 
 /** Delivered items no step has claimed, in delivery order. */
 export function unclaimedItems(state: TaskState): InboxItem[] {
@@ -46,10 +53,11 @@ export function openCheckpointFor(state: TaskState, callId: string) {
 }
 
 /** Whether a turn may run now: the task exists and is active or waiting (not paused or final). */
-export const isRunnable = (state: TaskState) => state.status === 'active' || state.status === 'waiting';
+export const isRunnable = (state: TaskState): state is RunnableTask =>
+  state.status === 'active' || state.status === 'waiting';
 
 /** Stopped, completed or archived: nothing restarts it. */
-export const isFinal = (state: TaskState) =>
+export const isFinal = (state: TaskState): state is FinalTask =>
   state.status === 'stopped' || state.status === 'completed' || state.status === 'archived';
 
 export const activeTurnOf = (state: TaskState): string | null => (state.status === 'none' ? null : state.activeTurnId);

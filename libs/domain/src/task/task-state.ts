@@ -32,6 +32,7 @@ export interface InboxClaim {
 
 export type CheckpointKind = EventDataMap['CheckpointOpened']['kind'];
 export type CheckpointDecision = EventDataMap['CheckpointResolved']['decision'];
+export type ClaimReleaseReason = EventDataMap['InboxItemsReleased']['reason'];
 
 export interface Checkpoint {
   checkpointId: string;
@@ -61,7 +62,8 @@ export interface ChecklistItem {
   note: string | null;
 }
 
-export interface TaskBody {
+/** What every existing task carries, whatever its status. */
+export interface TaskBase {
   taskId: string;
   kind: TaskKind;
   goal: string;
@@ -72,9 +74,7 @@ export interface TaskBody {
   inbox: Readonly<Record<string, InboxItem>>;
   /** Keyed by `claimKey(turnId, step)`; the latest claim for that turn and step. */
   claims: Readonly<Record<string, InboxClaim>>;
-  /** The task's one active turn (TurnOpened .. TurnClosed / TaskStopped). */
-  activeTurnId: string | null;
-  lastClosedTurn: { turnId: string; outcome: EventDataMap['TurnClosed']['outcome'] } | null;
+  lastClosedTurn: { turnId: string; outcome: TurnCloseOutcome } | null;
   checkpoints: Readonly<Record<string, Checkpoint>>;
   /** Approvals and rejections by call id. */
   approvals: Readonly<Record<string, CallApproval>>;
@@ -83,19 +83,75 @@ export interface TaskBody {
   checklist: readonly ChecklistItem[];
   budgets: readonly EventDataMap['PlanBudgetApproved'][];
   artifacts: Readonly<Record<string, number>>;
-  stoppedBy: Actor | null;
+}
+
+export type TurnCloseOutcome = EventDataMap['TurnClosed']['outcome'];
+
+/**
+ * Runnable with no checkpoint open. `activeTurnId` is the task's one active turn (TurnOpened ..
+ * TurnClosed / TaskStopped), null between turns.
+ */
+export interface ActiveTask extends TaskBase {
+  status: 'active';
+  activeTurnId: string | null;
+}
+
+/**
+ * Runnable with at least one checkpoint open (`isWaiting` in task-queries.ts is the rule). A
+ * checkpoint is opened by the active turn, but that turn may end (cancelled, failed) while the
+ * checkpoint stays open, so the active turn is optional here as well.
+ */
+export interface WaitingTask extends TaskBase {
+  status: 'waiting';
+  activeTurnId: string | null;
+}
+
+/**
+ * Keeps everything and runs nothing. A pause decided while a turn is active keeps that turn
+ * until the runtime closes it (libs/runtime/src/commands/interrupt-task.ts closes it in the same append).
+ */
+export interface PausedTask extends TaskBase {
+  status: 'paused';
+  activeTurnId: string | null;
+}
+
+/** Final: TaskStopped frees the turn slot for good and names who stopped it. */
+export interface StoppedTask extends TaskBase {
+  status: 'stopped';
+  activeTurnId: null;
+  stoppedBy: Actor;
+}
+
+/** Final: completing needs no active turn (decide-lifecycle.ts `completeTask`). */
+export interface CompletedTask extends TaskBase {
+  status: 'completed';
+  activeTurnId: null;
+  /** TaskCompleted's summary, when it gave one. */
   summary: string | null;
 }
 
 /**
- * `active` and `waiting` are the runnable statuses; `waiting` means a checkpoint is open. `paused`
- * keeps everything and runs nothing; `stopped`, `completed` and `archived` are final.
+ * Final: archiving needs no active turn. It may follow any status, so what the task ended with
+ * before stays: the summary of a completed task, the actor of a stopped one (null otherwise).
  */
-export type TaskState =
-  { status: 'none' } | (TaskBody & { status: 'active' | 'waiting' | 'paused' | 'stopped' | 'completed' | 'archived' });
+export interface ArchivedTask extends TaskBase {
+  status: 'archived';
+  activeTurnId: null;
+  summary: string | null;
+  stoppedBy: Actor | null;
+}
+
+/** `active` and `waiting`: the statuses in which a turn may run or claim. */
+export type RunnableTask = ActiveTask | WaitingTask;
+/** Not final: runnable or paused. Only these hold an active turn. */
+export type OpenTask = RunnableTask | PausedTask;
+/** Stopped, completed or archived: nothing restarts it. */
+export type FinalTask = StoppedTask | CompletedTask | ArchivedTask;
+export type ExistingTask = OpenTask | FinalTask;
+
+export type TaskState = { status: 'none' } | ExistingTask;
 
 export type TaskStatus = TaskState['status'];
-export type ExistingTask = Extract<TaskState, { taskId: string }>;
 
 export const initialTaskState = (): TaskState => ({ status: 'none' });
 

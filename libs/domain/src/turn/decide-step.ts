@@ -34,7 +34,15 @@ export function commitStep(command: CommitStep, state: TurnState): TurnEvent[] {
   return [
     {
       type: 'ModelStepCommitted',
-      data: { step, reply, toolCallIntents, consumedItemIds, usage, promptRef, finishReason },
+      data: {
+        step,
+        reply,
+        toolCallIntents: [...toolCallIntents],
+        consumedItemIds: [...consumedItemIds],
+        usage,
+        promptRef,
+        finishReason,
+      },
     },
   ];
 }

@@ -1,12 +1,9 @@
 import { assertNever } from '../decider';
 import type { TurnEvent } from './turn-events';
-import { callPosition } from './turn-queries';
-import type { ExistingTurn, ToolCall, TurnState } from './turn-state';
+import { callPosition, isTurnTerminal } from './turn-queries';
+import type { ExistingTurn, LiveTurn, ToolCall, TurnBase, TurnState } from './turn-state';
 
-const isTerminal = (turn: ExistingTurn) =>
-  turn.status === 'completed' || turn.status === 'failed' || turn.status === 'cancelled';
-
-function withCall(turn: ExistingTurn, callId: string, change: (call: ToolCall) => ToolCall): ExistingTurn {
+function withCall<T extends ExistingTurn>(turn: T, callId: string, change: (call: ToolCall) => ToolCall): T {
   const at = callPosition(callId);
   const step = at ? turn.steps[at.step - 1] : undefined;
   const call = at ? step?.calls[at.index] : undefined;
@@ -16,21 +13,20 @@ function withCall(turn: ExistingTurn, callId: string, change: (call: ToolCall) =
   return { ...turn, steps };
 }
 
+/** The fields every status keeps, for building the next status's variant. */
+const base = ({ turnId, taskId, reason, generation, steps }: TurnBase): TurnBase => ({
+  turnId,
+  taskId,
+  reason,
+  generation,
+  steps,
+});
+
 /** Folds one turn event. A terminal turn only records late tool results; its status stays. */
 export function evolveTurn(state: TurnState, event: TurnEvent): TurnState {
   if (event.type === 'TurnStarted') {
     if (state.status !== 'none') return state;
-    return {
-      ...event.data,
-      status: 'queued',
-      generation: 0,
-      lease: null,
-      steps: [],
-      waitingOn: null,
-      summary: null,
-      error: null,
-      cancelledBy: null,
-    };
+    return { ...event.data, status: 'queued', generation: 0, lease: null, steps: [] };
   }
   if (state.status === 'none') return state;
   return evolveExisting(state, event);
@@ -38,15 +34,6 @@ export function evolveTurn(state: TurnState, event: TurnEvent): TurnState {
 
 function evolveExisting(turn: ExistingTurn, event: Exclude<TurnEvent, { type: 'TurnStarted' }>): ExistingTurn {
   switch (event.type) {
-    case 'TurnLeased':
-      return {
-        ...turn,
-        status: turn.status === 'queued' ? 'running' : turn.status,
-        generation: event.data.generation,
-        lease: { ...event.data },
-      };
-    case 'TurnLeaseRenewed':
-      return { ...turn, lease: { ...event.data } };
     case 'ModelStepCommitted': {
       const { step, reply, toolCallIntents, consumedItemIds, usage, promptRef, finishReason } = event.data;
       const calls = toolCallIntents.map((intent, index): ToolCall => ({
@@ -76,7 +63,7 @@ function evolveExisting(turn: ExistingTurn, event: Exclude<TurnEvent, { type: 'T
       return withCall(turn, event.data.callId, (c) => ({ ...c, status: 'started', attempts: event.data.attempt }));
     case 'ToolCallCompleted': {
       const { status, result, resultRef, error } = event.data;
-      const late = isTerminal(turn);
+      const late = isTurnTerminal(turn);
       return withCall(turn, event.data.callId, (c) => ({
         ...c,
         status: 'completed',
@@ -89,17 +76,41 @@ function evolveExisting(turn: ExistingTurn, event: Exclude<TurnEvent, { type: 'T
     }
     case 'ToolCallOutcomeUnknown':
       return withCall(turn, event.data.callId, (c) => ({ ...c, status: 'unknown', unknownReason: event.data.reason }));
+    default:
+      return isTurnTerminal(turn) ? turn : evolveLive(turn, event);
+  }
+}
+
+/**
+ * Status changes, from the statuses the decider moves out of (decide-lease.ts,
+ * decide-turn-lifecycle.ts). An event that could not have been decided in the current status
+ * leaves the turn as it is.
+ */
+function evolveLive(
+  turn: LiveTurn,
+  event: Exclude<
+    TurnEvent,
+    { type: 'TurnStarted' | 'ModelStepCommitted' | 'ToolCallStarted' | 'ToolCallCompleted' | 'ToolCallOutcomeUnknown' }
+  >,
+): ExistingTurn {
+  switch (event.type) {
+    case 'TurnLeased':
+      // A waiting turn is resumed (queued) before it is leased again.
+      if (turn.status === 'waiting') return turn;
+      return { ...base(turn), status: 'running', generation: event.data.generation, lease: { ...event.data } };
+    case 'TurnLeaseRenewed':
+      return turn.status === 'running' ? { ...turn, lease: { ...event.data } } : turn;
     case 'TurnWaiting':
       // The worker is released while the turn waits; resuming takes a new lease (and generation).
-      return { ...turn, status: 'waiting', waitingOn: event.data.on, lease: null };
+      return { ...base(turn), status: 'waiting', waitingOn: event.data.on, lease: null };
     case 'TurnResumed':
-      return { ...turn, status: 'queued', waitingOn: null };
+      return turn.status === 'waiting' ? { ...base(turn), status: 'queued', lease: null } : turn;
     case 'TurnCompleted':
-      return { ...turn, status: 'completed', summary: event.data.summary ?? null, lease: null, waitingOn: null };
+      return { ...base(turn), status: 'completed', summary: event.data.summary ?? null, lease: null };
     case 'TurnFailed':
-      return { ...turn, status: 'failed', error: event.data.error, lease: null, waitingOn: null };
+      return { ...base(turn), status: 'failed', error: event.data.error, lease: null };
     case 'TurnCancelled':
-      return { ...turn, status: 'cancelled', cancelledBy: event.data, lease: null, waitingOn: null };
+      return { ...base(turn), status: 'cancelled', cancelledBy: event.data, lease: null };
     default:
       return assertNever(event, 'turn event');
   }

@@ -1,14 +1,14 @@
 import { DomainError } from '../decider';
 import { TurnErrors } from './turn-errors';
 import { isTurnTerminal } from './turn-queries';
-import type { ExistingTurn, TurnState } from './turn-state';
+import type { ExistingTurn, LiveTurn, RunningTurn, TurnState } from './turn-state';
 
 export function existingTurn(state: TurnState): ExistingTurn {
   if (state.status === 'none') throw new DomainError(TurnErrors.TURN_NOT_FOUND, 'The turn does not exist');
   return state;
 }
 
-export function openTurn(state: TurnState): ExistingTurn {
+export function openTurn(state: TurnState): LiveTurn {
   const turn = existingTurn(state);
   if (isTurnTerminal(turn)) throw new DomainError(TurnErrors.TURN_CLOSED, `Turn ${turn.turnId} is ${turn.status}`);
   return turn;
@@ -19,7 +19,7 @@ export function openTurn(state: TurnState): ExistingTurn {
  * turn. (The store's expected revision is the real fence; this refuses the same thing when the
  * stale worker did re-read.)
  */
-export function fenced(state: TurnState, generation: number): ExistingTurn {
+export function fenced(state: TurnState, generation: number): LiveTurn {
   const turn = openTurn(state);
   if (generation !== turn.generation)
     throw new DomainError(
@@ -29,7 +29,7 @@ export function fenced(state: TurnState, generation: number): ExistingTurn {
   return turn;
 }
 
-export function running(turn: ExistingTurn): ExistingTurn {
+export function running(turn: ExistingTurn): RunningTurn {
   if (turn.status === 'waiting') throw new DomainError(TurnErrors.TURN_WAITING, `Turn ${turn.turnId} is waiting`);
   if (turn.status !== 'running')
     throw new DomainError(TurnErrors.TURN_NOT_RUNNING, `Turn ${turn.turnId} is ${turn.status}`);

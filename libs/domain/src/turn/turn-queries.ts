@@ -1,7 +1,8 @@
 import { assertNever } from '../decider';
-import type { Lease, ToolCall, TurnState } from './turn-state';
+import type { EndedTurn, Lease, ToolCall, TurnState } from './turn-state';
 
-export const isTurnTerminal = (state: TurnState) =>
+/** Completed, failed or cancelled. */
+export const isTurnTerminal = (state: TurnState): state is EndedTurn =>
   state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
 
 /** The step a worker runs next: one after the last committed step. */
@@ -69,7 +70,7 @@ export function waitSatisfied(
   state: TurnState,
   external: { jobDone?: (jobId: string) => boolean; checkpointResolved?: (checkpointId: string) => boolean } = {},
 ): boolean {
-  if (state.status !== 'waiting' || state.waitingOn === null) return false;
+  if (state.status !== 'waiting') return false;
   const on = state.waitingOn;
   switch (on.kind) {
     case 'calls':

@@ -6,6 +6,15 @@ export type WakeReason = Data<'TurnStarted'>['reason'];
 export type WaitTarget = Data<'TurnWaiting'>['on'];
 export type TypedError = Data<'TurnFailed'>['error'];
 export type ToolCallIntent = Data<'ModelStepCommitted'>['toolCallIntents'][number];
+export type TokenUsage = Data<'ModelStepCommitted'>['usage'];
+/** A content-addressed BlobStore reference (the prompt of a step, a large tool result). */
+export type BlobReference = Data<'ModelStepCommitted'>['promptRef'];
+export type StepFinishReason = Data<'ModelStepCommitted'>['finishReason'];
+export type ToolResultStatus = Data<'ToolCallCompleted'>['status'];
+/** Any JSON value, null included. */
+export type ToolResult = Exclude<Data<'ToolCallCompleted'>['result'], undefined>;
+export type UnknownOutcomeReason = Data<'ToolCallOutcomeUnknown'>['reason'];
+export type CancelReason = Data<'TurnCancelled'>['reason'];
 
 export interface Lease {
   workerId: string;
@@ -24,9 +33,9 @@ export interface CommittedStep {
    */
   calls: readonly ToolCall[];
   consumedItemIds: readonly string[];
-  usage: Data<'ModelStepCommitted'>['usage'];
-  promptRef: Data<'ModelStepCommitted'>['promptRef'];
-  finishReason: Data<'ModelStepCommitted'>['finishReason'];
+  usage: TokenUsage;
+  promptRef: BlobReference;
+  finishReason: StepFinishReason;
 }
 
 /**
@@ -45,35 +54,77 @@ export interface ToolCall {
   status: CallStatus;
   /** ToolCallStarted events so far (the last one's attempt number). */
   attempts: number;
-  outcome: Data<'ToolCallCompleted'>['status'] | null;
-  result?: Data<'ToolCallCompleted'>['result'];
-  resultRef?: Data<'ToolCallCompleted'>['resultRef'];
-  error?: Data<'ToolCallCompleted'>['error'];
-  unknownReason?: Data<'ToolCallOutcomeUnknown'>['reason'];
+  outcome: ToolResultStatus | null;
+  result?: ToolResult;
+  resultRef?: BlobReference;
+  error?: TypedError;
+  unknownReason?: UnknownOutcomeReason;
   /** True when the result arrived after the turn ended (recorded, changes nothing). */
   completedAfterClose: boolean;
 }
 
-export interface TurnBody {
+/** What every existing turn carries, whatever its status. */
+export interface TurnBase {
   turnId: string;
   taskId: string;
   reason: WakeReason;
   /** Generation of the latest lease; 0 before the first. Commands naming another one are stale. */
   generation: number;
-  /** Null before the first lease and while the turn waits (the worker was released). */
-  lease: Lease | null;
   steps: readonly CommittedStep[];
-  waitingOn: WaitTarget | null;
-  summary: string | null;
-  error: TypedError | null;
-  cancelledBy: Data<'TurnCancelled'> | null;
 }
 
-export type TurnState =
-  { status: 'none' } | (TurnBody & { status: 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' });
+export type TurnCancellation = Data<'TurnCancelled'>;
+
+/**
+ * Waiting for a worker: before the first lease (generation 0), or resumed after a wait, whose
+ * lease was released, so the next lease raises the generation.
+ */
+export interface QueuedTurn extends TurnBase {
+  status: 'queued';
+  lease: null;
+}
+
+/** Held by a worker: TurnLeased moved it here, renewals and takeovers keep it here. */
+export interface RunningTurn extends TurnBase {
+  status: 'running';
+  lease: Lease;
+}
+
+/** The worker is released while the turn waits (TurnWaiting); resuming queues it again. */
+export interface WaitingTurn extends TurnBase {
+  status: 'waiting';
+  lease: null;
+  waitingOn: WaitTarget;
+}
+
+export interface CompletedTurn extends TurnBase {
+  status: 'completed';
+  lease: null;
+  /** TurnCompleted's summary, when it gave one. */
+  summary: string | null;
+}
+
+export interface FailedTurn extends TurnBase {
+  status: 'failed';
+  lease: null;
+  error: TypedError;
+}
+
+export interface CancelledTurn extends TurnBase {
+  status: 'cancelled';
+  lease: null;
+  cancelledBy: TurnCancellation;
+}
+
+/** Not ended: the statuses that take leases, steps, waits and the end of the turn. */
+export type LiveTurn = QueuedTurn | RunningTurn | WaitingTurn;
+/** Completed, failed or cancelled: only late tool results are still recorded. */
+export type EndedTurn = CompletedTurn | FailedTurn | CancelledTurn;
+export type ExistingTurn = LiveTurn | EndedTurn;
+
+export type TurnState = { status: 'none' } | ExistingTurn;
 
 export type TurnStatus = TurnState['status'];
-export type ExistingTurn = Extract<TurnState, { turnId: string }>;
 
 export const initialTurnState = (): TurnState => ({ status: 'none' });
 

@@ -1,4 +1,12 @@
-import { fold, taskDecider, turnDecider, type ExistingTask, type ExistingTurn, type TurnEvent } from '@lomo/domain';
+import {
+  existingTask,
+  existingTurn,
+  fold,
+  taskDecider,
+  turnDecider,
+  type ExistingTurn,
+  type TurnEvent,
+} from '@lomo/domain';
 import type { BlobRef, BlobStore } from '@lomo/blobs';
 import { createHash } from 'node:crypto';
 import { ITEM, callOf, created, leased, started, step } from '../process/plan-turn.fixtures';
@@ -7,7 +15,7 @@ import { PromptArchive } from './prompt-archive';
 import { SYSTEM_RULES } from './system-rules';
 
 const tools = [{ name: 'notes.list', description: 'List notes', parameters: { type: 'object' } }];
-const task = fold(taskDecider, created) as ExistingTask;
+const task = existingTask(fold(taskDecider, created));
 
 function turnWith(steps: number): ExistingTurn {
   const events: TurnEvent[] = [...started, leased()];
@@ -19,7 +27,7 @@ function turnWith(steps: number): ExistingTurn {
     });
     events.push({ type: 'ToolCallCompleted', data: { callId: callOf(n, 0), status: 'ok', result: { n } } });
   }
-  return fold(turnDecider, events) as ExistingTurn;
+  return existingTurn(fold(turnDecider, events));
 }
 
 describe('ContextBuilder', () => {
@@ -49,21 +57,23 @@ describe('ContextBuilder', () => {
   });
 
   it('tells the model when a call’s outcome is unknown', () => {
-    const turn = fold(turnDecider, [
-      ...started,
-      leased(),
-      step(1, [{ tool: 'notes.append_line' }]),
-      {
-        type: 'ToolCallStarted',
-        data: { callId: callOf(1, 0), tool: 'notes.append_line', idempotencyKey: callOf(1, 0), attempt: 1 },
-      },
-      {
-        type: 'ToolCallOutcomeUnknown',
-        data: { callId: callOf(1, 0), reason: 'started_without_result_not_idempotent' },
-      },
-    ]) as ExistingTurn;
+    const turn = existingTurn(
+      fold(turnDecider, [
+        ...started,
+        leased(),
+        step(1, [{ tool: 'notes.append_line' }]),
+        {
+          type: 'ToolCallStarted',
+          data: { callId: callOf(1, 0), tool: 'notes.append_line', idempotencyKey: callOf(1, 0), attempt: 1 },
+        },
+        {
+          type: 'ToolCallOutcomeUnknown',
+          data: { callId: callOf(1, 0), reason: 'started_without_result_not_idempotent' },
+        },
+      ]),
+    );
     const prompt = new ContextBuilder(8).build({ task, turn, step: 2, claimed: [], tools });
-    expect(JSON.parse(prompt.messages.at(-1)!.content)).toMatchObject({ ok: false, outcome: 'unknown' });
+    expect(JSON.parse(prompt.messages.at(-1)?.content ?? 'null')).toMatchObject({ ok: false, outcome: 'unknown' });
   });
 });
 

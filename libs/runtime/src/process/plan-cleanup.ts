@@ -1,4 +1,4 @@
-import { isRunnable, taskDecider, unclaimedItems, type ExistingTurn, type TaskCommand } from '@lomo/domain';
+import { isRunnable, taskDecider, unclaimedItems, type EndedTurn, type TaskCommand } from '@lomo/domain';
 import { decideAll } from './decide-all';
 import type { PlanView } from './plan-view';
 import type { RuntimeOutput } from './runtime-output';
@@ -16,19 +16,19 @@ const releaseReason = {
  * is finished. Every command is a no-op when already done, so whoever sees the ended turn first
  * (its worker, another worker, the watchdog) may do it.
  */
-export function planCleanup(view: PlanView, turn: ExistingTurn): RuntimeOutput {
-  const outcome = turn.status as keyof typeof releaseReason;
+export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
+  const outcome = turn.status;
   const task = view.task;
   const commands: TaskCommand[] = [
     { type: 'ReleaseClaims', turnId: turn.turnId, step: turn.steps.length + 1, reason: releaseReason[outcome] },
   ];
   if (task.activeTurnId === turn.turnId) commands.push({ type: 'CloseTurn', turnId: turn.turnId, outcome });
-  const cancel = turn.cancelledBy;
+  const cancel = turn.status === 'cancelled' ? turn.cancelledBy : null;
   if (cancel?.reason === 'task_stopped' && (isRunnable(task) || task.status === 'paused'))
     commands.push({ type: 'StopTask', by: cancel.by, cancelledTurnId: turn.turnId });
   else if (cancel?.reason === 'task_paused' && isRunnable(task)) commands.push({ type: 'PauseTask', by: cancel.by });
   else if (
-    outcome === 'completed' &&
+    turn.status === 'completed' &&
     task.kind === 'lightweight' &&
     isRunnable(task) &&
     unclaimedItems(task).length === 0

@@ -1,9 +1,9 @@
 import { makeCallId } from '@lomo/contracts';
 import {
+  existingTask,
   fold,
   taskDecider,
   turnDecider,
-  type ExistingTask,
   type TaskEvent,
   type TurnEvent,
   type TurnState,
@@ -56,7 +56,7 @@ const tools: Record<string, ToolTraits & { approval?: boolean }> = {
 
 /** A view with the worker holding generation 1 unless the test says otherwise. */
 export function viewOf(task: TaskEvent[], turn: TurnEvent[], overrides: Partial<PlanView> = {}): PlanView {
-  const taskState = fold(taskDecider, task) as ExistingTask;
+  const taskState = existingTask(fold(taskDecider, task));
   const turnState: TurnState = fold(turnDecider, turn);
   return {
     now: NOW,

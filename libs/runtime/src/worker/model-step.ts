@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ExistingTurn, InboxItem } from '@lomo/domain';
+import { existingTask, existingTurn, type InboxItem } from '@lomo/domain';
 import type { CompletionResult } from '@lomo/llm';
 import type { ContextBuilder } from '../context/context-builder';
 import type { PromptArchive } from '../context/prompt-archive';
@@ -37,8 +37,9 @@ export class ModelStep {
   ): Promise<ModelStepOutcome> {
     const { deps } = this;
     await deps.faults.at(this.fault(session, 'before-model-call', step));
-    const task = session.task.existing!;
-    const turn = session.turn.state as ExistingTurn;
+    // Both exist once the session plans a step; a turn cancelled meanwhile still builds its context.
+    const task = existingTask(session.task.state);
+    const turn = existingTurn(session.turn.state);
     const claimed = claimedItemIds.flatMap((id): InboxItem[] => (task.inbox[id] ? [task.inbox[id]] : []));
     const prompt = this.context.build({ task, turn, step, claimed, tools: deps.tools.specs(allDomains) });
     // Archived while the model thinks; awaited before the commit that references it.

@@ -1,6 +1,6 @@
 import { traceHeaders } from '@lomo/observability';
 import { WAKE_UP_TOPIC, wakeUpMessage } from '@lomo/contracts';
-import { DomainError, lastStep, type ExistingTurn, type WakeReason } from '@lomo/domain';
+import { DomainError, existingTurn, lastStep, type WakeReason } from '@lomo/domain';
 import type { FaultPoint } from '../faults/fault-injector';
 import type { ToolCallStatus } from '../metrics/runtime-metrics';
 import { planTurn } from '../process/plan-turn';
@@ -100,7 +100,7 @@ export class TurnRunner {
 
   private holdLease(): void {
     const { session, deps } = this;
-    const turn = session.turn.state as ExistingTurn;
+    const turn = existingTurn(session.turn.state);
     session.generation = turn.generation;
     this.held.add(session);
     this.renewal?.();

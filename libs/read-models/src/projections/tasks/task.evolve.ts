@@ -1,6 +1,7 @@
+import { settleRunnableStatus } from '@lomo/domain';
 import type { KnownEvent } from '../engine/known-event';
 import { entityIdOf } from '../engine/stream-revisions';
-import type { TaskDocument, TaskStatus, TurnActivity } from './task.document';
+import type { TaskDocument, TurnActivity } from './task.document';
 
 export function blankTask(id: string, event: KnownEvent): TaskDocument {
   return {
@@ -26,15 +27,11 @@ export function blankTask(id: string, event: KnownEvent): TaskDocument {
   };
 }
 
-/** As the task decider settles it: a runnable task waits while a checkpoint is open. */
-function settled(status: TaskStatus | null, openCheckpoints: number): TaskStatus | null {
-  if (status !== 'active' && status !== 'waiting') return status;
-  return openCheckpoints > 0 ? 'waiting' : 'active';
-}
-
 /**
- * Task-stream events. Inbox counts follow the decider's rules (only delivered items are claimed
- * or withdrawn, only claimed ones released), so transitions are counted without per-item state.
+ * Task-stream events. `status` follows the task decider's own waiting rule (settleRunnableStatus
+ * from @lomo/domain) on this document's count of open checkpoints. Inbox counts follow the
+ * decider's rules (only delivered items are claimed or withdrawn, only claimed ones released), so
+ * transitions are counted without per-item state.
  * One copy of the document per event (a rebuild runs this for every task event).
  */
 function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
@@ -52,7 +49,7 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
         language,
         originMessageId,
         createdAt: event.metadata.occurredAt,
-        status: settled('active', task.openCheckpoints),
+        status: settleRunnableStatus('active', task.openCheckpoints),
       };
     }
     case 'TaskUpgraded':
@@ -83,16 +80,16 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
       };
     case 'CheckpointOpened': {
       const openCheckpoints = task.openCheckpoints + 1;
-      return { ...task, taskActivityAt, openCheckpoints, status: settled(task.status, openCheckpoints) };
+      return { ...task, taskActivityAt, openCheckpoints, status: settleRunnableStatus(task.status, openCheckpoints) };
     }
     case 'CheckpointResolved': {
       const openCheckpoints = Math.max(0, task.openCheckpoints - 1);
-      return { ...task, taskActivityAt, openCheckpoints, status: settled(task.status, openCheckpoints) };
+      return { ...task, taskActivityAt, openCheckpoints, status: settleRunnableStatus(task.status, openCheckpoints) };
     }
     case 'TaskPaused':
       return { ...task, taskActivityAt, status: 'paused' };
     case 'TaskResumed':
-      return { ...task, taskActivityAt, status: settled('active', task.openCheckpoints) };
+      return { ...task, taskActivityAt, status: settleRunnableStatus('active', task.openCheckpoints) };
     case 'TaskStopped':
       return { ...task, taskActivityAt, status: 'stopped', activeTurnId: null };
     case 'TaskCompleted':
