@@ -3,7 +3,7 @@ import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
 import { MessagesModule } from '@lomo/application';
 import { RouterModule } from '@lomo/application';
-import { ExecutorModule } from '@lomo/application';
+import { ExecutorModule, type ExecutorModuleOptions } from '@lomo/application';
 import { ProjectorModule } from '@lomo/application';
 import { ApiModule } from '@lomo/api';
 import { NotifierModule } from '@lomo/webhooks';
@@ -11,7 +11,11 @@ import { NotifierModule } from '@lomo/webhooks';
 /** Every app in one process on the embedded adapters; apps join here as they arrive. */
 @Module({})
 export class StandaloneModule {
-  static register(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
+  /** `executor` is for entry files such as the recovery bench's (an effect log on the tools). */
+  static register(
+    config: LomoConfig,
+    options: PlatformOptions & { executor?: ExecutorModuleOptions } = {},
+  ): DynamicModule {
     // One projector instance: the API reads through it (read models, consistency tokens).
     const projector = ProjectorModule.register(config);
     // One notifier: it delivers webhooks, and the API manages them through its WebhookService.
@@ -22,7 +26,7 @@ export class StandaloneModule {
         PlatformModule.forRoot(config, options),
         MessagesModule,
         RouterModule,
-        ExecutorModule.register(),
+        ExecutorModule.register(options.executor),
         projector,
         notifier,
         ApiModule.register(config, { readSide: projector, webhooks: notifier }),

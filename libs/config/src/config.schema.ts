@@ -184,9 +184,21 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     default: '60000',
     meaning: 'Timeout of one model call (retriable errors are retried with backoff)',
   },
-  LOMO_WORKER_ID: { default: '<hostname>-<pid>', meaning: 'Executor worker id written into turn leases' },
-  LOMO_LEASE_MS: { default: '30000', meaning: 'Turn lease duration; the holder renews at a third of it' },
-  LOMO_WATCHDOG_INTERVAL_MS: { default: '10000', meaning: 'How often the watchdog scans active work' },
+  LOMO_WORKER_ID: {
+    default: '<embedded: made once, kept in $LOMO_DATA_DIR/executor-identity.sqlite; distributed: hostname-pid>',
+    meaning:
+      'Executor worker id written into turn leases. A restart with the same id takes back its turns at once (next generation) instead of waiting out their leases; it must be stable across restarts and never shared by two live processes (distributed: the StatefulSet pod name). Embedded mode locks the kept id: a second process on the same data dir is refused (`WORKER_ID_IN_USE`)',
+  },
+  LOMO_LEASE_MS: {
+    default: '10000',
+    meaning:
+      'Turn lease duration; the holder renews at a third of it. A turn whose executor died elsewhere is taken over within one lease plus one watchdog scan (12 s by default). Shorter: faster takeover, but more renewal appends (one per running turn per third of a lease) and a stalled event loop loses its turns sooner (a takeover repeats the step in flight, fenced)',
+  },
+  LOMO_WATCHDOG_INTERVAL_MS: {
+    default: '2000',
+    meaning:
+      'How often the watchdog scans active work (expired leases, lost wake-ups); each scan reads only the events since the last one, so its cost follows active work, not history',
+  },
   LOMO_MAX_STEPS_PER_TURN: { default: '50', meaning: 'Steps after which the runtime stops a turn (runaway guard)' },
   LOMO_AUTH_SQLITE_PATH: { default: '$LOMO_DATA_DIR/auth.sqlite', meaning: 'SQLite file of the hashed API tokens' },
   LOMO_API_MAX_BODY_BYTES: { default: '100000', meaning: 'Largest HTTP request body the API reads' },

@@ -57,7 +57,13 @@ describe('loadConfig: model and runtime settings', () => {
     const c = loadConfig({});
     expect(c.LOMO_MODEL_PROVIDER).toBe('offline');
     expect(c.LOMO_WORKER_ID).toMatch(new RegExp(`-${process.pid}$`));
-    expect(c.LOMO_WATCHDOG_INTERVAL_MS).toBe(10_000);
+    expect(c.workerIdFromEnv).toBe(false);
+    expect(loadConfig({ LOMO_WORKER_ID: 'executor-0' })).toMatchObject({
+      LOMO_WORKER_ID: 'executor-0',
+      workerIdFromEnv: true,
+    });
+    expect(c.LOMO_WATCHDOG_INTERVAL_MS).toBe(2_000);
+    expect(c.LOMO_LEASE_MS).toBe(10_000);
   });
 
   it('requires an API key for the openai provider', () => {

@@ -27,6 +27,12 @@ export type LomoConfig = Omit<
   LOMO_BUS_PATH: string;
   LOMO_BLOB_DIR: string;
   LOMO_WORKER_ID: string;
+  /**
+   * Whether LOMO_WORKER_ID was set. When it was not, LOMO_WORKER_ID is `<hostname>-<pid>`, which
+   * changes on every restart; embedded mode then uses an id persisted in the data directory instead
+   * (libs/application/src/executor/executor-identity.ts).
+   */
+  workerIdFromEnv: boolean;
   LOMO_AUTH_SQLITE_PATH: string;
   LOMO_READ_MODELS_PATH: string;
   LOMO_NOTIFIER_SQLITE_PATH: string;
@@ -109,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_AUTH_SQLITE_PATH: c.LOMO_AUTH_SQLITE_PATH ?? path.join(dataDir, 'auth.sqlite'),
     LOMO_READ_MODELS_PATH: c.LOMO_READ_MODELS_PATH ?? path.join(dataDir, 'read-models.sqlite'),
     LOMO_NOTIFIER_SQLITE_PATH: c.LOMO_NOTIFIER_SQLITE_PATH ?? path.join(dataDir, 'notifier.sqlite'),
+    workerIdFromEnv: c.LOMO_WORKER_ID !== undefined,
     LOMO_WORKER_ID:
       c.LOMO_WORKER_ID ??
       `${hostname()

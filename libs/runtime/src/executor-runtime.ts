@@ -2,6 +2,7 @@ import type { EventBus } from '@lomo/bus';
 import { ActiveWorkIndex } from './active-work/active-work-index';
 import { RuntimeMetrics } from './metrics/runtime-metrics';
 import type { RuntimeDeps } from './worker/runtime-deps';
+import { reclaimOwnTurns } from './worker/reclaim-own-turns';
 import { TaskWorker } from './worker/task-worker';
 import { WakeUpConsumer, type WakeUpConsumerOptions } from './wakeups/wake-up-consumer';
 import { Watchdog } from './watchdog/watchdog';
@@ -11,8 +12,9 @@ export type ExecutorRuntimeDeps = Omit<RuntimeDeps, 'metrics' | 'bus'> & { bus: 
 
 /**
  * One executor process's runtime: the worker that runs turns, the active-work index and its
- * watchdog, and the wake-up consumer. Start order makes the index current before the first scan;
- * stop order takes no new work, then releases held leases.
+ * watchdog, and the wake-up consumer. Start order makes the index current before the first scan
+ * and takes back the turns this worker id held before a restart; stop order takes no new work,
+ * then releases held leases.
  */
 export class ExecutorRuntime {
   readonly worker: TaskWorker;
@@ -45,10 +47,18 @@ export class ExecutorRuntime {
 
   async start(): Promise<void> {
     await this.index.refresh();
+    // Before the watchdog and the wake-ups: the turns this worker id held before a restart are
+    // taken back now, not after their leases expire (worker/reclaim-own-turns.ts).
+    const reclaimed = reclaimOwnTurns(
+      this.index,
+      this.deps.options.workerId,
+      (request) => this.worker.wake(request),
+      this.deps.logger,
+    );
     this.watchdog.start();
     await this.consumer.start();
     this.deps.logger.info(
-      { workerId: this.deps.options.workerId, active: this.index.size },
+      { workerId: this.deps.options.workerId, active: this.index.size, reclaimed },
       'executor runtime started',
     );
   }

@@ -33,3 +33,5 @@ export { resumeTask } from './commands/resume-task';
 export { resolveCheckpoint, type ResolveCheckpointRequest } from './commands/resolve-checkpoint';
 export { ExecutorRuntime, type ExecutorRuntimeDeps } from './executor-runtime';
 export { runtimeActor } from './events/new-events';
+export { reclaimOwnTurns } from './worker/reclaim-own-turns';
+export { PersistedWorkerId, WorkerIdInUseError, type PersistedWorkerIdOptions } from './identity/persisted-worker-id';

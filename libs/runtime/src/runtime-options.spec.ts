@@ -3,9 +3,9 @@ import { resolveRuntimeOptions } from './runtime-options';
 describe('runtime options', () => {
   it('renew at a third of the lease unless told otherwise', () => {
     expect(resolveRuntimeOptions({ workerId: 'w1' })).toMatchObject({
-      leaseMs: 30_000,
-      renewEveryMs: 10_000,
-      watchdogIntervalMs: 10_000,
+      leaseMs: 10_000,
+      renewEveryMs: 3_333,
+      watchdogIntervalMs: 2_000,
     });
     expect(resolveRuntimeOptions({ workerId: 'w1', leaseMs: 9_000 }).renewEveryMs).toBe(3_000);
   });

@@ -8,12 +8,13 @@ export const runtimeOptionsSchema = z
   .strictObject({
     /** Names this worker in TurnLeased; unique per executor process. */
     workerId,
-    leaseMs: positive(3_600_000).default(30_000),
+    /** Defaults match LOMO_LEASE_MS / LOMO_WATCHDOG_INTERVAL_MS (libs/config/src/config.schema.ts says why). */
+    leaseMs: positive(3_600_000).default(10_000),
     /** How often a held lease is renewed; a third of the lease leaves two chances before it expires. */
     renewEveryMs: positive(3_600_000).optional(),
     /** Steps one turn may take before the runtime stops it (runaway loops). */
     maxStepsPerTurn: positive(100_000).default(50),
-    watchdogIntervalMs: positive(3_600_000).default(10_000),
+    watchdogIntervalMs: positive(3_600_000).default(2_000),
     /** A turn opened or started but never leased for this long is woken again. */
     queuedTooLongMs: positive(3_600_000).default(30_000),
     /** Previous steps whose replies and tool results go into the prompt. */

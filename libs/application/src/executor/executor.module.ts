@@ -19,6 +19,7 @@ import {
   type Scheduler,
 } from '@lomo/runtime';
 import { TOOL_REGISTRY, type ToolDecorator, type ToolRegistry } from '@lomo/tools';
+import { ExecutorIdentity } from './executor-identity';
 import { ExecutorLifecycle } from './executor-lifecycle';
 import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
 import { TaskCommandsModule } from '../tasks/task-commands.module';
@@ -48,16 +49,17 @@ export class ExecutorModule {
       providers: [
         {
           provide: RUNTIME_OPTIONS,
-          useFactory: (config: LomoConfig) =>
+          useFactory: (config: LomoConfig, identity: ExecutorIdentity) =>
             resolveRuntimeOptions({
-              workerId: config.LOMO_WORKER_ID,
+              workerId: identity.workerId,
               leaseMs: config.LOMO_LEASE_MS,
               watchdogIntervalMs: config.LOMO_WATCHDOG_INTERVAL_MS,
               maxStepsPerTurn: config.LOMO_MAX_STEPS_PER_TURN,
               ...options.runtime,
             }),
-          inject: [LOMO_CONFIG],
+          inject: [LOMO_CONFIG, ExecutorIdentity],
         },
+        ExecutorIdentity,
         {
           provide: MODEL_PROVIDER,
           useFactory: (config: LomoConfig) =>

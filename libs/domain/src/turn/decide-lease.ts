@@ -12,8 +12,15 @@ const live = (turn: ExistingTurn, now: number) => turn.lease !== null && Date.pa
 
 /**
  * A free or expired lease is taken with the next generation (a takeover fences the previous
- * holder out); the holder of a live lease renews it; anyone else is refused. A waiting turn is
- * resumed first (ResumeTurn), so taking it is refused.
+ * holder out); anyone else is refused while the lease is live. A waiting turn is resumed first
+ * (ResumeTurn), so taking it is refused.
+ *
+ * The worker named by a live lease takes it over too, with the next generation: a holder extends
+ * its lease with RenewLease, so a TakeLease under its own id comes from a new incarnation (an
+ * executor restarted with its persisted id, see libs/runtime/src/worker/reclaim-own-turns.ts)
+ * that must not wait out the lease of the process it replaces. Raising the generation, rather
+ * than renewing the old one, keeps the previous incarnation fenced: its next write is refused by
+ * the turn stream's expected revision, and it no longer holds the current generation.
  */
 export function takeLease(command: TakeLease, state: TurnState): TurnEvent[] {
   const turn = openTurn(state);
@@ -21,14 +28,11 @@ export function takeLease(command: TakeLease, state: TurnState): TurnEvent[] {
   const now = instant(command.now, 'now');
   const leaseUntil = until(now, duration(command.leaseMs, 'leaseMs'));
   const { workerId } = command;
-  if (turn.lease !== null && live(turn, now)) {
-    if (turn.lease.workerId !== workerId)
-      throw new DomainError(
-        TurnErrors.LEASE_HELD,
-        `Turn ${turn.turnId} is leased to ${turn.lease.workerId} until ${turn.lease.leaseUntil}`,
-      );
-    return [{ type: 'TurnLeaseRenewed', data: { workerId, generation: turn.generation, leaseUntil } }];
-  }
+  if (turn.lease !== null && live(turn, now) && turn.lease.workerId !== workerId)
+    throw new DomainError(
+      TurnErrors.LEASE_HELD,
+      `Turn ${turn.turnId} is leased to ${turn.lease.workerId} until ${turn.lease.leaseUntil}`,
+    );
   return [{ type: 'TurnLeased', data: { workerId, generation: turn.generation + 1, leaseUntil } }];
 }
 

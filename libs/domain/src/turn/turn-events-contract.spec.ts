@@ -166,7 +166,7 @@ describe('turn decider: every decided event matches its contract', () => {
       command,
       prepare: resolve,
       afterEvent: assertTransition,
-      run: { numRuns: 300, seed: 4 },
+      run: { numRuns: 300, seed: 5 },
     });
   });
 });

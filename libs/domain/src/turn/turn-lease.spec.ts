@@ -21,10 +21,23 @@ describe('turn: leases', () => {
     expect(fold(turnDecider, [started, leased('worker-a', 1, at(30))]).status).toBe('running');
   });
 
-  it('the holder of a live lease renews it instead of raising the generation', () => {
+  it('the worker named by a live lease takes it over at the next generation (a restarted incarnation)', () => {
     given([started, leased('worker-a', 1, at(30))])
       .when(take('worker-a', 10))
-      .then([{ type: 'TurnLeaseRenewed', data: { workerId: 'worker-a', generation: 1, leaseUntil: at(40) } }]);
+      .then([leased('worker-a', 2, at(40))]);
+  });
+
+  it('after its own takeover, the previous incarnation of the same worker id is fenced', () => {
+    const history = [started, leased('worker-a', 1, at(30)), leased('worker-a', 2, at(40))];
+    given(history)
+      .when({ type: 'RenewLease', workerId: 'worker-a', generation: 1, now: at(11), leaseMs: LEASE_MS })
+      .thenThrows('STALE_GENERATION');
+    given(history)
+      .when({ type: 'ReleaseLease', workerId: 'worker-a', generation: 1, now: at(11) })
+      .thenThrows('STALE_GENERATION');
+    given(history)
+      .when({ type: 'RenewLease', workerId: 'worker-a', generation: 2, now: at(11), leaseMs: LEASE_MS })
+      .then([{ type: 'TurnLeaseRenewed', data: { workerId: 'worker-a', generation: 2, leaseUntil: at(41) } }]);
   });
 
   it('another worker is refused while the lease is live, and takes over once it expired', () => {

@@ -57,6 +57,41 @@ describe('ActiveWorkIndex', () => {
     expect(work.size).toEqual({ tasks: 0, turns: 0 });
   });
 
+  it('lists the running turns whose latest lease names a worker, live or released, and none that moved on, waits or ended', () => {
+    const work = index();
+    const turn = (taskId: string, turnId: string, ...events: EventEnvelope[]) => [
+      task(taskId),
+      envelope(`task-${taskId}`, 'TurnOpened', { turnId, reason: 'message' }),
+      envelope(`turn-${turnId}`, 'TurnStarted', { turnId, taskId, reason: 'message' }),
+      ...events,
+    ];
+    const lease = (turnId: string, workerId: string, generation: number) =>
+      envelope(`turn-${turnId}`, 'TurnLeased', { workerId, generation, leaseUntil: at(10_000) });
+    [
+      ...turn('a', 'ta', lease('ta', 'w1', 1)),
+      ...turn('b', 'tb', lease('tb', 'w1', 1), lease('tb', 'w2', 2)),
+      ...turn(
+        'c',
+        'tc',
+        lease('tc', 'w1', 1),
+        envelope('turn-tc', 'TurnWaiting', { on: { kind: 'jobs', jobIds: ['j'] } }),
+      ),
+      ...turn('d', 'td', lease('td', 'w1', 1), envelope('turn-td', 'TurnCompleted', { steps: 1 })),
+      ...turn(
+        'e',
+        'te',
+        lease('te', 'w1', 1),
+        envelope('turn-te', 'TurnLeaseRenewed', { workerId: 'w1', generation: 1, leaseUntil: at(0) }),
+      ),
+    ].forEach((e) => work.apply(e));
+    expect(work.leasedTo('w1')).toEqual([
+      { taskId: 'a', turnId: 'ta', workspaceId: 'ws' },
+      { taskId: 'e', turnId: 'te', workspaceId: 'ws' },
+    ]);
+    expect(work.leasedTo('w2').map((t) => t.turnId)).toEqual(['tb']);
+    expect(work.leasedTo('w3')).toEqual([]);
+  });
+
   it('finds expired leases, long-queued turns, satisfied waits and claims left by an ended turn', () => {
     const work = index();
     [

@@ -67,6 +67,20 @@ export class ActiveWorkIndex {
     return findStuckWork(this.tasks, this.turns, nowMs, queuedTooLongMs);
   }
 
+  /**
+   * Running turns whose lease, live or not, names `workerId`. At start these are the turns this
+   * worker id held before a crash; nobody else may take a live one, so the restarted executor must.
+   */
+  leasedTo(workerId: string): { taskId: string; turnId: string; workspaceId: string }[] {
+    const found: { taskId: string; turnId: string; workspaceId: string }[] = [];
+    for (const turn of this.turns.values()) {
+      const task = this.tasks.get(turn.taskId);
+      if (task === undefined || turn.status !== 'running' || turn.leaseHolder !== workerId) continue;
+      found.push({ taskId: turn.taskId, turnId: turn.turnId, workspaceId: task.workspaceId });
+    }
+    return found;
+  }
+
   get size(): { tasks: number; turns: number } {
     return { tasks: this.tasks.size, turns: this.turns.size };
   }
@@ -150,6 +164,7 @@ export class ActiveWorkIndex {
         status: 'queued',
         sinceMs: at,
         leaseUntilMs: null,
+        leaseHolder: null,
         committedSteps: 0,
         waitingOn: null,
         settledCalls: new Set(),
@@ -163,9 +178,11 @@ export class ActiveWorkIndex {
         turn.status = turn.status === 'queued' ? 'running' : turn.status;
         turn.sinceMs = at;
         turn.leaseUntilMs = Date.parse(turnEvent.data.leaseUntil);
+        turn.leaseHolder = turnEvent.data.workerId;
         return;
       case 'TurnLeaseRenewed':
         turn.leaseUntilMs = Date.parse(turnEvent.data.leaseUntil);
+        turn.leaseHolder = turnEvent.data.workerId;
         return;
       case 'ModelStepCommitted':
         turn.committedSteps = turnEvent.data.step;
@@ -180,6 +197,7 @@ export class ActiveWorkIndex {
         turn.status = 'waiting';
         turn.sinceMs = at;
         turn.leaseUntilMs = null;
+        turn.leaseHolder = null;
         turn.waitingOn =
           on.kind === 'calls'
             ? { kind: 'calls', callIds: on.callIds }
@@ -200,6 +218,7 @@ export class ActiveWorkIndex {
           turnEvent.type === 'TurnCompleted' ? 'completed' : turnEvent.type === 'TurnFailed' ? 'failed' : 'cancelled';
         turn.sinceMs = at;
         turn.leaseUntilMs = null;
+        turn.leaseHolder = null;
         turn.waitingOn = null;
         this.forgetTurnIfDone(turnId);
         return;

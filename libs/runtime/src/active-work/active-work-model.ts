@@ -22,6 +22,8 @@ export interface TurnWork {
   /** When the status last changed (epoch ms of the event). */
   sinceMs: number;
   leaseUntilMs: number | null;
+  /** The worker named by the current lease, so a restarted executor finds the turns it held. */
+  leaseHolder: string | null;
   committedSteps: number;
   waitingOn:
     | { kind: 'calls'; callIds: readonly string[] }

@@ -26,6 +26,14 @@ describe('planTurn: the coordinating decider', () => {
       expect(planTurn(expired)).toMatchObject({ intent: 'take-lease', events: [{ data: { generation: 2 } }] });
     });
 
+    it('takes over a live lease under its own worker id that no session here holds (a restart), at the next generation', () => {
+      const mine = viewOf(created, [...started, leased(1, ME)], { generation: 0 });
+      expect(planTurn(mine)).toMatchObject({
+        intent: 'take-lease',
+        events: [{ type: 'TurnLeased', data: { workerId: ME, generation: 2 } }],
+      });
+    });
+
     it('leaves a live lease of another worker alone, and stops when its own generation was taken over', () => {
       const other = [...started, leased(1, 'other')];
       expect(planTurn(viewOf(created, other, { generation: 0 }))).toEqual({ kind: 'finish', reason: 'held-elsewhere' });

@@ -35,7 +35,9 @@ export function planTurn(view: PlanView): RuntimeOutput {
   if (!holdsLease(view, turn)) {
     // Taken over while running. (A turn this worker let wait and that was resumed is queued: take it again.)
     if (view.generation > 0 && turn.status === 'running') return { kind: 'finish', reason: 'lease-lost' };
-    if (turn.status === 'queued' || leaseExpired(turn, view.now))
+    // A live lease under this worker's own id with no session here is a previous incarnation's
+    // (a restart, see worker/reclaim-own-turns.ts): take it over now at the next generation.
+    if (turn.status === 'queued' || leaseExpired(turn, view.now) || turn.lease?.workerId === view.workerId)
       return turnAppend(view, 'take-lease', [
         { type: 'TakeLease', workerId: view.workerId, now: view.now, leaseMs: view.leaseMs },
       ]);

@@ -28,6 +28,7 @@ import { TaskWorker } from '../worker/task-worker';
 import { ManualScheduler } from './manual-scheduler';
 import { TaskView } from '../streams/task-view';
 import { WakeUpConsumer } from '../wakeups/wake-up-consumer';
+import { ExecutorRuntime } from '../executor-runtime';
 
 export const HARNESS_WORKSPACE = 'ws_runtime';
 export const HARNESS_USER = 'user_1';
@@ -144,6 +145,40 @@ export class RuntimeHarness {
     const worker = new TaskWorker(deps);
     holder.worker = worker;
     return { worker, deps, registry, scheduler, store };
+  }
+
+  /**
+   * A whole executor runtime (worker, active-work index, watchdog, wake-up consumer) on its own
+   * store and bus connections, as an executor process has; not started. Its scheduler is manual,
+   * so neither the watchdog nor lease renewals run unless the test fires them.
+   */
+  executor(
+    workerId: string,
+    model: ModelProvider,
+    options: WorkerOptions = {},
+  ): { runtime: ExecutorRuntime; registry: Metrics; scheduler: ManualScheduler } {
+    const registry = new Metrics({ defaultMetrics: false });
+    const scheduler = new ManualScheduler();
+    const own = this.openStore();
+    const runtime = new ExecutorRuntime(
+      {
+        store: options.wrapStore?.(own) ?? own,
+        bus: this.openBus(),
+        blobs: this.blobs,
+        model,
+        tools: this.tools,
+        clock: this.clock,
+        ids: this.ids,
+        logger: this.logger.child({ workerId }),
+        registry,
+        scheduler,
+        faults: options.faults ?? noFaults,
+        options: resolveRuntimeOptions({ workerId, ...options.runtime }),
+      },
+      { partitions: 2, maxAttempts: 3 },
+    );
+    this.opened.unshift({ close: () => runtime.stop() });
+    return { runtime, registry, scheduler };
   }
 
   /** Another connection to the bus file, as a separate process (e.g. an executor apart from the api) has. */
