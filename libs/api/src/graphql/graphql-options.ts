@@ -3,6 +3,7 @@ import type { Logger } from '@lomo/observability';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiSettings } from '../api-settings';
 import type { ApiContext, AuthenticatedRequest } from '@lomo/auth';
 import { formatGraphqlError } from '../errors/format-graphql-error';
+import { noSubscriptionsOverHttpPlugin } from '../http/no-subscriptions-over-http.plugin';
 import { queryLimitsPlugin } from '../limits/query-limits.plugin';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -37,6 +38,7 @@ export function graphqlOptions(settings: ApiSettings, logger: Logger): Omit<Apol
         logger: log,
       }),
     plugins: [
+      noSubscriptionsOverHttpPlugin(),
       queryLimitsPlugin(
         {
           maxDepth: settings.maxDepth,
