@@ -14,7 +14,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import type { LomoConfig } from '@lomo/config';
 import { LOGGER, type Logger } from '@lomo/observability';
 import { READ_MODEL_CONSISTENCY, READ_MODELS } from '@lomo/read-models';
-import { API_RATE_LIMITER, API_READ_MODELS, API_SETTINGS, API_TOKENS } from './api-di-tokens';
+import { API_IP_RATE_LIMITER, API_RATE_LIMITER, API_READ_MODELS, API_SETTINGS, API_TOKENS } from './api-di-tokens';
 import { ApiLifecycle } from './api-lifecycle';
 import { apiSettings, type ApiSettings } from './api-settings';
 import { API_TOKEN_STORE, type ApiTokenStore } from '@lomo/auth';
@@ -58,7 +58,11 @@ export interface ApiModuleOptions {
  */
 @Module({})
 export class ApiModule implements NestModule, OnModuleInit {
-  constructor(@Inject(HttpAdapterHost) private readonly http: HttpAdapterHost) {}
+  constructor(
+    @Inject(HttpAdapterHost) private readonly http: HttpAdapterHost,
+    @Inject(API_SETTINGS) private readonly settings: ApiSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   static register(config: LomoConfig, options: ApiModuleOptions): DynamicModule {
     const settings: ApiSettings = { ...apiSettings(config), ...options.settings };
@@ -86,6 +90,7 @@ export class ApiModule implements NestModule, OnModuleInit {
         },
         { provide: API_TOKENS, useFactory: (store: ApiTokenStore) => new ApiTokens(store), inject: [API_TOKEN_STORE] },
         { provide: API_RATE_LIMITER, useFactory: () => new TokenBucketRateLimiter(settings.rateLimit) },
+        { provide: API_IP_RATE_LIMITER, useFactory: () => new TokenBucketRateLimiter(settings.ipRateLimit) },
         { provide: API_READ_MODELS, useExisting: READ_MODELS },
         {
           provide: CONSISTENCY_GATE,
@@ -111,6 +116,10 @@ export class ApiModule implements NestModule, OnModuleInit {
   onModuleInit(): void {
     const adapter = this.http?.httpAdapter;
     if (adapter === undefined || adapter === null) return;
-    adapter.use(GRAPHQL_PATH, graphqlBodyErrorHandler);
+    // `req.ip`, the per-address rate limit's key, is the socket's peer unless proxies are trusted
+    // (Express's `trust proxy`, off by default: a client could name any address in X-Forwarded-For).
+    const express = adapter.getInstance() as { set?: (name: string, value: unknown) => void };
+    express.set?.('trust proxy', this.settings.trustProxy === 0 ? false : this.settings.trustProxy);
+    adapter.use(GRAPHQL_PATH, graphqlBodyErrorHandler(this.logger.child({ component: 'api-gate' })));
   }
 }

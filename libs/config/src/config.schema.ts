@@ -67,7 +67,14 @@ export const configShape = {
   LOMO_API_MAX_COST: z.coerce.number().int().min(10).max(10_000_000),
   LOMO_API_RATE_LIMIT_BURST: positiveInt(100_000),
   LOMO_API_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000),
+  LOMO_API_MAX_ALIASES: positiveInt(10_000),
+  LOMO_API_MAX_DIRECTIVES: positiveInt(10_000),
+  LOMO_API_MAX_TOKENS: z.coerce.number().int().min(100).max(1_000_000),
+  LOMO_API_IP_RATE_LIMIT_BURST: positiveInt(1_000_000),
+  LOMO_API_IP_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(1_000_000),
+  LOMO_API_TRUST_PROXY: z.coerce.number().int().min(0).max(10),
   LOMO_API_INTROSPECTION: z.enum(['true', 'false']).optional(),
+  LOMO_DEBUG_ERRORS: z.enum(['true', 'false']),
   LOMO_API_CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000),
   LOMO_API_WS_MAX_SUBSCRIPTIONS_PER_TOKEN: positiveInt(1_000),
   LOMO_API_DEV_WORKSPACE: z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/),
@@ -115,7 +122,11 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     default: 'embedded',
     meaning: '`embedded`: every app in one process on SQLite; `distributed`: one process per app',
   },
-  NODE_ENV: { default: 'development', meaning: '`production` hides error details and turns dev conveniences off' },
+  NODE_ENV: {
+    default: 'development',
+    meaning:
+      '`production` turns dev conveniences off: the dev token, introspection, "Did you mean" hints in errors (stack traces: LOMO_DEBUG_ERRORS)',
+  },
   PORT: {
     default: '3000',
     meaning: 'HTTP port of `/health` (also `/health/live`, `/health/ready`), `/metrics` and the API',
@@ -208,14 +219,50 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   },
   LOMO_API_MAX_DEPTH: { default: '12', meaning: 'Deepest GraphQL selection allowed' },
   LOMO_API_MAX_COST: { default: '10000', meaning: 'Static cost limit of one operation (fields × page sizes)' },
+  LOMO_API_MAX_ALIASES: {
+    default: '50',
+    meaning: 'Aliased fields in one GraphQL operation, fragments expanded (`TOO_MANY_ALIASES`)',
+  },
+  LOMO_API_MAX_DIRECTIVES: {
+    default: '50',
+    meaning: 'Directives in one GraphQL operation, fragments expanded (`TOO_MANY_DIRECTIVES`)',
+  },
+  LOMO_API_MAX_TOKENS: {
+    default: '5000',
+    meaning: 'Lexical tokens in one GraphQL document, counted before it is parsed (`TOO_MANY_TOKENS`)',
+  },
   LOMO_API_RATE_LIMIT_BURST: {
     default: '60',
-    meaning: 'Requests a token may make at once (token bucket size, per API process)',
+    meaning: 'Operations a token may send at once (token bucket size, per API process; a batch counts each operation)',
   },
-  LOMO_API_RATE_LIMIT_PER_SECOND: { default: '10', meaning: 'Rate at which a token’s bucket refills' },
+  LOMO_API_RATE_LIMIT_PER_SECOND: {
+    default: '20',
+    meaning:
+      'Rate at which a token’s bucket refills: a UI polling once a second with up to 10 parallel queries uses half of it',
+  },
+  LOMO_API_IP_RATE_LIMIT_BURST: {
+    default: '200',
+    meaning:
+      'HTTP requests and WebSocket connections one client address may make at once, checked before authentication (per API process)',
+  },
+  LOMO_API_IP_RATE_LIMIT_PER_SECOND: {
+    default: '50',
+    meaning:
+      'Refill rate of a client address’s bucket (key: the socket’s address, or the client `X-Forwarded-For` names when LOMO_API_TRUST_PROXY is set)',
+  },
+  LOMO_API_TRUST_PROXY: {
+    default: '0',
+    meaning:
+      'Reverse proxies in front of the API whose `X-Forwarded-For` is believed (Express `trust proxy` hop count); 0: off, the socket address is the client',
+  },
   LOMO_API_INTROSPECTION: {
     default: '<on unless NODE_ENV=production>',
     meaning: 'GraphQL introspection (`true`/`false`)',
+  },
+  LOMO_DEBUG_ERRORS: {
+    default: 'false',
+    meaning:
+      '`true` sends stack traces and internal error messages to API clients (HTTP and graphql-ws), in any NODE_ENV; for debugging only',
   },
   LOMO_API_CONSISTENCY_TIMEOUT_MS: {
     default: '5000',

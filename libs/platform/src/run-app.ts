@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigError } from '@lomo/contracts';
 import { loadConfig, type LomoConfig } from '@lomo/config';
 import { createLogger, type Logger } from '@lomo/observability';
@@ -44,8 +45,14 @@ async function start(name: string, moduleFor: (config: LomoConfig, logger: Logge
     throw e;
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name });
-  const app = await NestFactory.create(moduleFor(config, logger), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestExpressApplication>(moduleFor(config, logger), {
+    logger: ['error', 'warn'],
+  });
   app.use(traceContextMiddleware);
+  // Nest's own JSON parser reads at most Express's default 100 kB whatever LOMO_API_MAX_BODY_BYTES
+  // says (and the API's gate sees only a declared Content-Length); registered here, before init,
+  // it replaces Nest's (ExpressAdapter.registerParserMiddleware skips a parser already applied).
+  app.useBodyParser('json', { limit: config.LOMO_API_MAX_BODY_BYTES });
   await app.listen(config.PORT, config.HOST);
   logger.info(
     { url: await app.getUrl(), mode: config.LOMO_MODE, dataDir: config.LOMO_DATA_DIR },

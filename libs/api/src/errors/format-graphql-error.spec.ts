@@ -77,12 +77,26 @@ describe('formatGraphqlError', () => {
     expect(String(lines[0].context.error)).toContain('TypeError: cannot read x of undefined');
   });
 
-  it('keeps a stack trace in development only', () => {
+  it('keeps a stack trace only when asked to (LOMO_DEBUG_ERRORS=true)', () => {
     const { logger } = recordingLogger();
     const error = wrapped(new ApiError(ApiErrorCodes.NOT_FOUND, 'No task x'));
     const dev = formatGraphqlError(formatted(error), error, { exposeInternals: true, logger });
     const prod = formatGraphqlError(formatted(error), error, { exposeInternals: false, logger });
     expect(dev.extensions?.stacktrace).toEqual(expect.any(Array));
     expect(prod.extensions?.stacktrace).toBeUndefined();
+  });
+
+  it('drops "Did you mean" hints when hiding suggestions, from request errors too, and keeps the code', () => {
+    const { logger } = recordingLogger();
+    const message =
+      'Variable "$s" got invalid value "FROZN"; Value "FROZN" does not exist in "TaskStatus" enum. Did you mean the enum value "FROZEN"?';
+    const error = new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+    const input = { message, extensions: { code: 'BAD_USER_INPUT' } };
+    const hidden = formatGraphqlError(input, error, { exposeInternals: false, hideSuggestions: true, logger });
+    expect(hidden).toEqual({
+      message: 'Variable "$s" got invalid value "FROZN"; Value "FROZN" does not exist in "TaskStatus" enum.',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    expect(formatGraphqlError(input, error, { exposeInternals: false, logger }).message).toBe(message);
   });
 });

@@ -30,10 +30,19 @@ const REQUEST_ERROR_CODES = new Set([
 ]);
 
 export interface FormatErrorOptions {
-  /** Development only: stack traces and internal messages reach the client. */
+  /** LOMO_DEBUG_ERRORS=true only: stack traces and internal messages reach the client. */
   exposeInternals: boolean;
+  /**
+   * Production: drop graphql-js's "Did you mean …?" hints, which name fields, types and enum
+   * values. Apollo's hideSchemaDetailsFromClientErrors strips them from validation errors only;
+   * variable coercion (BAD_USER_INPUT) and graphql-ws validation carry them too.
+   */
+  hideSuggestions?: boolean;
   logger: Logger;
 }
+
+/** graphql-js's suggestion suffix (graphql/jsutils/didYouMean.js), as Apollo's DisableSuggestions plugin matches it. */
+const SUGGESTION = / ?Did you mean(.+?)\?$/;
 
 function originalOf(error: unknown): unknown {
   return error instanceof GraphQLError && error.originalError !== undefined ? error.originalError : error;
@@ -57,6 +66,17 @@ function typed(formatted: GraphQLFormattedError, error: LomoError | DomainError,
  * error whose message and stack are logged and, outside development, never sent.
  */
 export function formatGraphqlError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  options: FormatErrorOptions,
+): GraphQLFormattedError {
+  const result = formatOne(formatted, error, options);
+  return options.hideSuggestions === true && SUGGESTION.test(result.message)
+    ? { ...result, message: result.message.replace(SUGGESTION, '') }
+    : result;
+}
+
+function formatOne(
   formatted: GraphQLFormattedError,
   error: unknown,
   options: FormatErrorOptions,

@@ -1,18 +1,22 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import { LOGGER, type Logger } from '@lomo/observability';
-import { API_RATE_LIMITER, API_SETTINGS, API_TOKENS } from '../api-di-tokens';
+import { API_IP_RATE_LIMITER, API_RATE_LIMITER, API_SETTINGS, API_TOKENS } from '../api-di-tokens';
 import type { ApiSettings } from '../api-settings';
 import type { ApiTokens } from '@lomo/auth';
 import { authenticate } from '@lomo/auth';
 import type { AuthenticatedRequest } from '@lomo/auth';
 import { ApiError, ApiErrorCodes } from '@lomo/contracts';
-import type { TokenBucketRateLimiter } from '../limits/token-bucket';
+import { documentRefusal, scanDocument } from '../limits/document-scan';
+import type { RateDecision, TokenBucketRateLimiter } from '../limits/token-bucket';
 import { sendGraphqlError } from './graphql-error-response';
 
 /**
- * Everything decided per HTTP request before Apollo sees it, cheapest first: body size, bearer
- * token, batch size, rate limit. A refused request is answered here, so no operation of it runs.
+ * Everything decided per HTTP request before Apollo sees it, cheapest first: body size, the
+ * client address's rate limit (before authentication, so a flood of bad tokens is limited too),
+ * batch size, each document's tokens, aliases and directives (a lexer pass, before parsing),
+ * bearer token, the token's rate limit. A refused request is answered here, so no operation of it
+ * runs.
  */
 @Injectable()
 export class GraphqlGateMiddleware implements NestMiddleware {
@@ -22,6 +26,7 @@ export class GraphqlGateMiddleware implements NestMiddleware {
     @Inject(API_SETTINGS) private readonly settings: ApiSettings,
     @Inject(API_TOKENS) private readonly tokens: ApiTokens,
     @Inject(API_RATE_LIMITER) private readonly limiter: TokenBucketRateLimiter,
+    @Inject(API_IP_RATE_LIMITER) private readonly ipLimiter: TokenBucketRateLimiter,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'api-gate' });
@@ -30,19 +35,20 @@ export class GraphqlGateMiddleware implements NestMiddleware {
   async use(req: AuthenticatedRequest, res: Response, next: NextFunction): Promise<void> {
     try {
       this.checkSize(req);
-      const caller = await authenticate(req.header('authorization'), this.tokens);
+      // Express's req.ip: the socket's peer address unless LOMO_API_TRUST_PROXY is set.
+      const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const byAddress = this.ipLimiter.take(address, 1);
+      if (!byAddress.allowed) {
+        this.logger.info({ address }, 'rate limited by client address');
+        throw rateLimited(res, byAddress, 'address');
+      }
       const operations = this.countOperations(req);
+      this.checkDocuments(req);
+      const caller = await authenticate(req.header('authorization'), this.tokens);
       const decision = this.limiter.take(caller.tokenId, operations);
       if (!decision.allowed) {
-        const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        res.setHeader('Retry-After', String(retryAfterSeconds));
         this.logger.info({ tokenId: caller.tokenId, workspaceId: caller.workspaceId, operations }, 'rate limited');
-        throw new ApiError(
-          ApiErrorCodes.RATE_LIMITED,
-          `Too many requests for this token; retry in ${retryAfterSeconds} s`,
-          { retryAfterSeconds },
-          { retriable: true, httpStatus: 429 },
-        );
+        throw rateLimited(res, decision, 'token');
       }
       req.lomoCaller = caller;
       next();
@@ -52,7 +58,15 @@ export class GraphqlGateMiddleware implements NestMiddleware {
         sendGraphqlError(res, error);
         return;
       }
-      next(error);
+      // E.g. the token store failing: typed, and its message and stack stay in the log.
+      this.logger.error(
+        { path: req.path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+        'api gate failed',
+      );
+      sendGraphqlError(
+        res,
+        new ApiError(ApiErrorCodes.INTERNAL_SERVER_ERROR, 'Internal server error', {}, { httpStatus: 500 }),
+      );
     }
   }
 
@@ -65,6 +79,21 @@ export class GraphqlGateMiddleware implements NestMiddleware {
         { maxBytes: this.settings.maxBodyBytes },
         { httpStatus: 413 },
       );
+    }
+  }
+
+  /** Each query text of the request (GET `?query=`, a POST body, or each of a batch), before Apollo parses it. */
+  private checkDocuments(req: AuthenticatedRequest): void {
+    const body: unknown = req.body;
+    const queries: unknown[] = Array.isArray(body)
+      ? body.map((o) => (typeof o === 'object' && o !== null ? (o as { query?: unknown }).query : undefined))
+      : [typeof body === 'object' && body !== null ? (body as { query?: unknown }).query : undefined, req.query?.query];
+    for (const query of queries) {
+      if (typeof query !== 'string') continue;
+      const refusal = documentRefusal(scanDocument(query, this.settings.maxTokens), this.settings);
+      if (refusal === undefined) continue;
+      this.logger.info({ code: refusal.code, ...refusal.details }, 'document refused before parsing');
+      throw new ApiError(refusal.code, refusal.message, refusal.details, { httpStatus: 400 });
     }
   }
 
@@ -82,4 +111,15 @@ export class GraphqlGateMiddleware implements NestMiddleware {
     }
     return body.length;
   }
+}
+
+function rateLimited(res: Response, decision: RateDecision, scope: 'address' | 'token'): ApiError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  return new ApiError(
+    ApiErrorCodes.RATE_LIMITED,
+    `Too many requests for this ${scope === 'token' ? 'token' : 'client address'}; retry in ${retryAfterSeconds} s`,
+    { retryAfterSeconds, scope },
+    { retriable: true, httpStatus: 429 },
+  );
 }

@@ -1,20 +1,16 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, type FragmentDefinitionNode } from 'graphql';
 import type { Logger } from '@lomo/observability';
-import { ApiErrorCodes } from '@lomo/contracts';
-import { measureQuery, type MeasureOptions } from './query-shape';
+import { shapeRefusal, type OperationLimits } from './operation-limits';
+import { measureQuery } from './query-shape';
 
-export interface QueryLimits extends MeasureOptions {
-  maxDepth: number;
-  maxCost: number;
-}
-
-const refuse = (code: string, message: string, details: Record<string, number>) =>
-  new GraphQLError(message, { extensions: { code, ...details, http: { status: 400 } } });
+export type QueryLimits = OperationLimits;
 
 /**
- * Refuses a too-deep or too-costly operation after it is parsed and validated and before any
- * resolver runs, so a refused operation reads nothing and writes nothing.
+ * Refuses an operation whose shape breaks a limit (depth, introspection depth, cost, aliases,
+ * directives: `shapeRefusal`) after it is parsed and validated and before any resolver runs, so
+ * a refused operation reads nothing and writes nothing. The document-level counts (tokens, and
+ * aliases and directives as written) were checked before parsing by the gate middleware.
  */
 export function queryLimitsPlugin(limits: QueryLimits, logger: Logger): ApolloServerPlugin {
   return {
@@ -25,18 +21,11 @@ export function queryLimitsPlugin(limits: QueryLimits, logger: Logger): ApolloSe
           const fragments = new Map<string, FragmentDefinitionNode>();
           for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
           const shape = measureQuery(schema, operation, fragments, request.variables ?? {}, limits);
-          if (shape.depth > limits.maxDepth) {
-            logger.info({ depth: shape.depth, maxDepth: limits.maxDepth }, 'query refused: too deep');
-            throw refuse(ApiErrorCodes.QUERY_TOO_DEEP, `Query depth ${shape.depth} exceeds ${limits.maxDepth}`, {
-              depth: shape.depth,
-              maxDepth: limits.maxDepth,
-            });
-          }
-          if (shape.cost > limits.maxCost) {
-            logger.info({ cost: shape.cost, maxCost: limits.maxCost }, 'query refused: too costly');
-            throw refuse(ApiErrorCodes.QUERY_TOO_COSTLY, `Query cost ${shape.cost} exceeds ${limits.maxCost}`, {
-              cost: shape.cost,
-              maxCost: limits.maxCost,
+          const refusal = shapeRefusal(shape, limits);
+          if (refusal !== undefined) {
+            logger.info({ code: refusal.code, ...refusal.details }, 'query refused');
+            throw new GraphQLError(refusal.message, {
+              extensions: { code: refusal.code, ...refusal.details, http: { status: 400 } },
             });
           }
           return Promise.resolve();

@@ -1,17 +1,13 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import type { Logger } from '@lomo/observability';
-import { formatGraphqlError } from '../../errors/format-graphql-error';
+import { formatGraphqlError, type FormatErrorOptions } from '../../errors/format-graphql-error';
 import { LiveError } from '../live-errors';
 
 /**
  * The HTTP API's error shape for graphql-ws `next` and `error` messages: a stable
- * `extensions.code`, internals hidden outside development. The live API's own codes keep their
+ * `extensions.code`, internals hidden unless LOMO_DEBUG_ERRORS=true, no suggestions in production. The live API's own codes keep their
  * details (the shared formatter passes details only for the codes it knows).
  */
-export function formatLiveError(
-  error: GraphQLError,
-  options: { exposeInternals: boolean; logger: Logger },
-): GraphQLFormattedError {
+export function formatLiveError(error: GraphQLError, options: FormatErrorOptions): GraphQLFormattedError {
   const formatted = formatGraphqlError(error.toJSON(), error, options);
   const original = error.originalError;
   if (original instanceof LiveError) {

@@ -8,13 +8,14 @@ import type { ExecutionArgs, GraphQLError } from 'graphql';
 import { handleProtocols, makeServer, type Context, type SubscribePayload } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { LOGGER, type Logger } from '@lomo/observability';
-import { API_RATE_LIMITER, API_SETTINGS, API_TOKENS } from '../../api-di-tokens';
+import { API_IP_RATE_LIMITER, API_RATE_LIMITER, API_SETTINGS, API_TOKENS } from '../../api-di-tokens';
 import type { ApiSettings } from '../../api-settings';
 import { API_TOKEN_STORE, type ApiTokenStore } from '@lomo/auth';
 import type { ApiTokens } from '@lomo/auth';
 import type { Caller } from '@lomo/auth';
 import { ApiError, ApiErrorCodes } from '@lomo/contracts';
 import { GRAPHQL_PATH } from '../../graphql/graphql-options';
+import { clientAddress } from '../../http/client-address';
 import type { TokenBucketRateLimiter } from '../../limits/token-bucket';
 import type { LiveContext } from '../graphql/live-context';
 import { LiveCloseCodes, LiveErrorCodes, closeReason } from '../live-errors';
@@ -56,6 +57,7 @@ export class GraphqlWsServer implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(API_TOKENS) private readonly tokens: ApiTokens,
     @Inject(API_TOKEN_STORE) private readonly tokenStore: ApiTokenStore,
     @Inject(API_RATE_LIMITER) limiter: TokenBucketRateLimiter,
+    @Inject(API_IP_RATE_LIMITER) private readonly ipLimiter: TokenBucketRateLimiter,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'graphql-ws' });
@@ -127,6 +129,26 @@ export class GraphqlWsServer implements OnApplicationBootstrap, BeforeApplicatio
     if (wss === undefined || path !== GRAPHQL_PATH) {
       // Another listener may serve that path; with none, nobody would ever answer the socket.
       if (this.httpServer?.listenerCount('upgrade') === 1) socket.destroy();
+      return;
+    }
+    // Before the handshake and before authentication, as for HTTP (graphql-gate.middleware.ts).
+    const address = clientAddress(request, this.api.trustProxy);
+    const decision = this.ipLimiter.take(address, 1);
+    if (!decision.allowed) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+      this.logger.info({ address }, 'graphql-ws connection refused: rate limited by client address');
+      const body = JSON.stringify({
+        errors: [
+          {
+            message: `Too many requests for this client address; retry in ${retryAfterSeconds} s`,
+            extensions: { code: ApiErrorCodes.RATE_LIMITED, retryAfterSeconds, scope: 'address' },
+          },
+        ],
+      });
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfterSeconds}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
@@ -232,6 +254,10 @@ export class GraphqlWsServer implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private formatOptions() {
-    return { exposeInternals: this.api.exposeInternals, logger: this.logger };
+    return {
+      exposeInternals: this.api.exposeInternals,
+      hideSuggestions: this.api.hideSuggestions,
+      logger: this.logger,
+    };
   }
 }

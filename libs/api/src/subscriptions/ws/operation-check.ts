@@ -3,6 +3,7 @@ import {
   Kind,
   getOperationAST,
   parse,
+  specifiedRules,
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -10,11 +11,14 @@ import {
 } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { ApiError, ApiErrorCodes } from '@lomo/contracts';
-import { measureQuery, type MeasureOptions } from '../../limits/query-shape';
+import { documentRefusal, scanDocument } from '../../limits/document-scan';
+import { shapeRefusal, type OperationLimits } from '../../limits/operation-limits';
+import { measureQuery } from '../../limits/query-shape';
 
-export interface OperationLimits extends MeasureOptions {
-  maxDepth: number;
-  maxCost: number;
+export interface WsOperationLimits extends OperationLimits {
+  maxTokens: number;
+  /** Production: validation errors name no fields or types ("Did you mean …?"). */
+  hideSuggestions: boolean;
 }
 
 const asRequestError = (error: GraphQLError, code: string) =>
@@ -32,16 +36,20 @@ const asRequestError = (error: GraphQLError, code: string) =>
 export function checkOperation(
   schema: GraphQLSchema,
   payload: SubscribePayload,
-  limits: OperationLimits,
+  limits: WsOperationLimits,
 ): DocumentNode | GraphQLError[] {
+  if (typeof payload.query !== 'string') throw new ApiError(ApiErrorCodes.BAD_REQUEST, 'query must be a string');
+  // The same pre-parse pass as the HTTP gate (libs/api/src/http/graphql-gate.middleware.ts).
+  const before = documentRefusal(scanDocument(payload.query, limits.maxTokens), limits);
+  if (before !== undefined) throw new ApiError(before.code, before.message, before.details);
   let document: DocumentNode;
   try {
-    document = parse(payload.query);
+    document = parse(payload.query, { maxTokens: limits.maxTokens });
   } catch (error) {
     if (error instanceof GraphQLError) return [asRequestError(error, 'GRAPHQL_PARSE_FAILED')];
     throw error;
   }
-  const invalid = validate(schema, document);
+  const invalid = validate(schema, document, specifiedRules, { hideSuggestions: limits.hideSuggestions });
   if (invalid.length > 0) return invalid.map((e) => asRequestError(e, 'GRAPHQL_VALIDATION_FAILED'));
   const operation = getOperationAST(document, payload.operationName);
   if (!operation) {
@@ -57,17 +65,7 @@ export function checkOperation(
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const shape = measureQuery(schema, operation, fragments, payload.variables ?? {}, limits);
-  if (shape.depth > limits.maxDepth) {
-    throw new ApiError(ApiErrorCodes.QUERY_TOO_DEEP, `Query depth ${shape.depth} exceeds ${limits.maxDepth}`, {
-      depth: shape.depth,
-      maxDepth: limits.maxDepth,
-    });
-  }
-  if (shape.cost > limits.maxCost) {
-    throw new ApiError(ApiErrorCodes.QUERY_TOO_COSTLY, `Query cost ${shape.cost} exceeds ${limits.maxCost}`, {
-      cost: shape.cost,
-      maxCost: limits.maxCost,
-    });
-  }
+  const refusal = shapeRefusal(shape, limits);
+  if (refusal !== undefined) throw new ApiError(refusal.code, refusal.message, refusal.details);
   return document;
 }

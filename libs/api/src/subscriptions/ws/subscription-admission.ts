@@ -17,7 +17,10 @@ export class SubscriptionAdmission {
   private readonly slots: SubscriptionSlots;
 
   constructor(
-    private readonly api: Pick<ApiSettings, 'maxDepth' | 'maxCost'>,
+    private readonly api: Pick<
+      ApiSettings,
+      'maxDepth' | 'maxCost' | 'maxAliases' | 'maxDirectives' | 'maxTokens' | 'hideSuggestions'
+    >,
     private readonly maxPerToken: number,
     private readonly limiter: TokenBucketRateLimiter,
     private readonly logger: Logger,
@@ -40,6 +43,10 @@ export class SubscriptionAdmission {
     const document = checkOperation(schema, payload, {
       maxDepth: this.api.maxDepth,
       maxCost: this.api.maxCost,
+      maxAliases: this.api.maxAliases,
+      maxDirectives: this.api.maxDirectives,
+      maxTokens: this.api.maxTokens,
+      hideSuggestions: this.api.hideSuggestions,
       defaultPageSize: DEFAULT_PAGE_SIZE,
       maxPageSize: MAX_PAGE_SIZE,
     });
