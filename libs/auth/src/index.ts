@@ -4,4 +4,7 @@ export * from './api-token-store.port';
 export * from './api-tokens';
 export * from './authenticate';
 export * from './caller';
-export { SqliteApiTokenStore } from './sqlite-api-token-store';
+export * from './caching-api-token-store';
+export * from './document-api-token-store';
+export * from './migrate-sqlite-tokens';
+export * from './open-api-token-store';
