@@ -8,3 +8,4 @@ export * from './caching-api-token-store';
 export * from './document-api-token-store';
 export * from './migrate-sqlite-tokens';
 export * from './open-api-token-store';
+export * from './visibility-policy';
