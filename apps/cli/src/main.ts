@@ -1,14 +1,18 @@
 import 'reflect-metadata';
 import { ConfigError, isLomoError } from '@lomo/contracts';
 import { loadConfig } from '@lomo/config';
-import { ApiTokens } from '@lomo/auth';
-import { SqliteApiTokenStore } from '@lomo/auth';
+import pino from 'pino';
+import { ApiTokens, authSettings, openApiTokenStore } from '@lomo/auth';
+import { createLogger } from '@lomo/observability';
 import { UsageError } from './parse-args';
 import { runTokensCommand, TOKENS_USAGE } from './tokens-command';
 
 const USAGE = `Usage:\n${TOKENS_USAGE}`;
 
-/** `lomo <command> ...`: operator tools on the data directory of LOMO_DATA_DIR. */
+/**
+ * `lomo <command> ...`: operator tools on the stores the apps use (LOMO_DATA_DIR's read-model
+ * file embedded, MONGODB_URL distributed: the same variables as the API).
+ */
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === 'help') {
@@ -17,7 +21,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (command !== 'tokens') throw new UsageError(`unknown command "${command}"`);
   const config = loadConfig();
-  const store = new SqliteApiTokenStore(config.LOMO_AUTH_SQLITE_PATH);
+  // Logs go to stderr: stdout carries one JSON result per line for scripts.
+  const logger = createLogger({
+    level: 'warn',
+    name: 'lomo-cli',
+    destination: pino.destination({ dest: 2, sync: true }),
+  });
+  // No cache: the CLI makes one call and must see the store as it is.
+  const store = await openApiTokenStore(authSettings(config), logger, { cache: false });
   try {
     return await runTokensCommand(rest, new ApiTokens(store), {
       out: (line) => console.log(line),

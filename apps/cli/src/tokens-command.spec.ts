@@ -1,5 +1,5 @@
-import { ApiTokens } from '@lomo/auth';
-import { SqliteApiTokenStore } from '@lomo/auth';
+import { ApiTokens, DocumentApiTokenStore } from '@lomo/auth';
+import { SqliteDocumentStore } from '@lomo/read-models';
 import { UsageError } from './parse-args';
 import { runTokensCommand } from './tokens-command';
 
@@ -10,10 +10,10 @@ function capture() {
 }
 
 describe('lomo tokens', () => {
-  let store: SqliteApiTokenStore;
+  let store: DocumentApiTokenStore;
   let tokens: ApiTokens;
   beforeEach(() => {
-    store = new SqliteApiTokenStore(':memory:');
+    store = new DocumentApiTokenStore(new SqliteDocumentStore({ filename: ':memory:' }), { ownsDocuments: true });
     tokens = new ApiTokens(store);
   });
   afterEach(() => store.close());
@@ -37,6 +37,25 @@ describe('lomo tokens', () => {
     expect(await runTokensCommand(['revoke', token.id], tokens, revoked.io)).toBe(0);
     expect(JSON.parse(revoked.out[0])).toEqual({ id: token.id, outcome: 'revoked' });
     expect(await runTokensCommand(['revoke', 'no-such-id'], tokens, capture().io)).toBe(1);
+  });
+
+  it('creates person tokens unless --kind says otherwise, and refuses an unknown kind storing nothing', async () => {
+    const person = capture();
+    expect(await runTokensCommand(['create', '--workspace', 'ws1', '--user', 'u1'], tokens, person.io)).toBe(0);
+    expect(JSON.parse(person.out[0])).toMatchObject({ kind: 'person' });
+    const operator = capture();
+    expect(
+      await runTokensCommand(
+        ['create', '--workspace', 'ops', '--user', 'sam', '--kind', 'operator'],
+        tokens,
+        operator.io,
+      ),
+    ).toBe(0);
+    expect(JSON.parse(operator.out[0])).toMatchObject({ kind: 'operator', workspaceId: 'ops' });
+    await expect(
+      runTokensCommand(['create', '--workspace', 'ws1', '--user', 'u1', '--kind', 'root'], tokens, capture().io),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect((await tokens.list()).map((r) => r.kind).sort()).toEqual(['operator', 'person']);
   });
 
   it('refuses bad usage and invalid ids', async () => {

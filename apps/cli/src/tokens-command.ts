@@ -1,8 +1,8 @@
-import type { ApiTokens } from '@lomo/auth';
+import { tokenKinds, type ApiTokens, type TokenKind } from '@lomo/auth';
 import { parseArgs, UsageError } from './parse-args';
 
 export const TOKENS_USAGE = [
-  'lomo tokens create --workspace <workspace> --user <user> [--name <name>]',
+  `lomo tokens create --workspace <workspace> --user <user> [--name <name>] [--kind ${tokenKinds.join('|')}]`,
   'lomo tokens list [--workspace <workspace>] [--all]',
   'lomo tokens revoke <token id>',
 ].join('\n');
@@ -23,13 +23,20 @@ export async function runTokensCommand(argv: readonly string[], tokens: ApiToken
   const [action, ...rest] = argv;
   switch (action) {
     case 'create': {
-      const { options } = parseArgs(rest, ['workspace', 'user', 'name']);
+      const { options } = parseArgs(rest, ['workspace', 'user', 'name', 'kind']);
       const workspaceId = option(options.workspace);
       const userId = option(options.user);
       if (workspaceId === undefined || userId === undefined)
         throw new UsageError('--workspace and --user are required');
       const name = option(options.name);
-      const issued = await tokens.issue({ workspaceId, userId, ...(name !== undefined ? { name } : {}) });
+      const kind = option(options.kind);
+      // An unknown kind is refused by ApiTokens' validation (VALIDATION_FAILED), nothing stored.
+      const issued = await tokens.issue({
+        workspaceId,
+        userId,
+        ...(name !== undefined ? { name } : {}),
+        ...(kind !== undefined ? { kind: kind as TokenKind } : {}),
+      });
       io.out(JSON.stringify({ ...issued.record, token: issued.secret }));
       io.err('Keep the token now: only its hash is stored, it cannot be shown again.');
       return 0;

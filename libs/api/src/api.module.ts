@@ -17,10 +17,9 @@ import { READ_MODEL_CONSISTENCY, READ_MODELS } from '@lomo/read-models';
 import { API_IP_RATE_LIMITER, API_RATE_LIMITER, API_READ_MODELS, API_SETTINGS, API_TOKENS } from './api-di-tokens';
 import { ApiLifecycle } from './api-lifecycle';
 import { apiSettings, type ApiSettings } from './api-settings';
-import { API_TOKEN_STORE, type ApiTokenStore } from '@lomo/auth';
+import { API_TOKEN_STORE, authSettings, openApiTokenStore, type ApiTokenStore } from '@lomo/auth';
 import { ApiTokens } from '@lomo/auth';
 import { DevTokenBootstrap } from './auth/dev-token';
-import { SqliteApiTokenStore } from '@lomo/auth';
 import { CONSISTENCY_GATE, ReadModelConsistencyGate, type ConsistencyCheck } from './consistency/consistency-gate';
 import { ReadAfterWrite } from './consistency/read-after-write';
 import { ExplorerController } from './explorer/explorer.controller';
@@ -44,7 +43,10 @@ export interface ApiModuleOptions {
   /** The module exporting the notifier's WebhookService (NotifierModule, with or without its engine). */
   webhooks: DynamicModule;
   settings?: Partial<ApiSettings>;
-  /** Tests pass their own; default: SQLite at settings.authSqlitePath. */
+  /**
+   * Tests pass their own; default: the shared token store (`openApiTokenStore`: the read-model
+   * SQLite file embedded, MONGODB_URL distributed), the old token file migrated at start.
+   */
   tokenStore?: ApiTokenStore;
   /** Limits of graphql-ws subscriptions; defaults from `subscriptionSettings`. */
   subscriptions?: Partial<SubscriptionSettings>;
@@ -86,7 +88,8 @@ export class ApiModule implements NestModule, OnModuleInit {
         { provide: API_SETTINGS, useValue: settings },
         {
           provide: API_TOKEN_STORE,
-          useFactory: () => options.tokenStore ?? new SqliteApiTokenStore(settings.authSqlitePath),
+          useFactory: (logger: Logger) => options.tokenStore ?? openApiTokenStore(authSettings(config), logger),
+          inject: [LOGGER],
         },
         { provide: API_TOKENS, useFactory: (store: ApiTokenStore) => new ApiTokens(store), inject: [API_TOKEN_STORE] },
         { provide: API_RATE_LIMITER, useFactory: () => new TokenBucketRateLimiter(settings.rateLimit) },

@@ -6,11 +6,22 @@ export const TOKEN_PREFIX = 'lomo_';
 const SECRET_BYTES = 32;
 export const tokenSecretPattern = /^lomo_[A-Za-z0-9_-]{43}$/;
 
+/**
+ * What a token may do (docs: DESIGN.md §4 "Tenancy"): `person` acts for one user in one workspace;
+ * `integration` is an external system acting in a workspace; `operator` reads across workspaces
+ * for support and replay. The visibility policy (visibility-policy.ts) decides what each sees.
+ */
+export const tokenKinds = ['person', 'integration', 'operator'] as const;
+export type TokenKind = (typeof tokenKinds)[number];
+/** Tokens issued before kinds existed act for their user. */
+export const DEFAULT_TOKEN_KIND: TokenKind = 'person';
+
 export interface ApiTokenRecord {
   id: string;
   workspaceId: string;
   userId: string;
   name: string;
+  kind: TokenKind;
   createdAt: string;
   revokedAt: string | null;
 }

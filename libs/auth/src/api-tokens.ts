@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { slug, zodIssues } from '@lomo/contracts';
 import { validationFailed } from '@lomo/contracts';
-import { generateTokenSecret, hashTokenSecret, type ApiTokenRecord } from './api-token';
+import { generateTokenSecret, hashTokenSecret, tokenKinds, type ApiTokenRecord, type TokenKind } from './api-token';
 import type { ApiTokenStore, RevokeOutcome } from './api-token-store.port';
 
 const issueInput = z.strictObject({
@@ -12,6 +12,7 @@ const issueInput = z.strictObject({
     .string()
     .regex(/^[\p{L}\p{N} _.:-]{1,100}$/u, '1-100 letters, digits, spaces or _.:-')
     .default('api token'),
+  kind: z.enum(tokenKinds).default('person'),
 });
 
 export interface IssuedToken {
@@ -27,7 +28,7 @@ export class ApiTokens {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async issue(input: { workspaceId: string; userId: string; name?: string }): Promise<IssuedToken> {
+  async issue(input: { workspaceId: string; userId: string; name?: string; kind?: TokenKind }): Promise<IssuedToken> {
     const parsed = issueInput.safeParse(input);
     if (!parsed.success) throw validationFailed(zodIssues(parsed.error));
     const secret = generateTokenSecret();

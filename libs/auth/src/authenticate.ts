@@ -8,7 +8,8 @@ const unauthenticated = (message: string) =>
 
 /**
  * Resolves `Authorization: Bearer lomo_...` to its caller. The store is asked on every request
- * (an indexed lookup by hash), so a revoked token is refused from the next request on.
+ * (an indexed lookup by hash, behind at most the bounded cache of caching-api-token-store.ts), so
+ * a revoked token is refused from the next request on, or within LOMO_AUTH_TOKEN_CACHE_MS.
  */
 export async function authenticate(header: string | undefined, tokens: ApiTokens): Promise<Caller> {
   if (header === undefined || header === '') throw unauthenticated('Missing bearer token');
@@ -16,5 +17,11 @@ export async function authenticate(header: string | undefined, tokens: ApiTokens
   if (!match || !tokenSecretPattern.test(match[1])) throw unauthenticated('Malformed bearer token');
   const record = await tokens.findActive(match[1]);
   if (record === undefined) throw unauthenticated('Unknown or revoked token');
-  return { tokenId: record.id, tokenName: record.name, workspaceId: record.workspaceId, userId: record.userId };
+  return {
+    tokenId: record.id,
+    tokenName: record.name,
+    workspaceId: record.workspaceId,
+    userId: record.userId,
+    kind: record.kind,
+  };
 }

@@ -61,6 +61,7 @@ export const configShape = {
   LOMO_WATCHDOG_INTERVAL_MS: positiveInt(3_600_000),
   LOMO_MAX_STEPS_PER_TURN: positiveInt(10_000),
   LOMO_AUTH_SQLITE_PATH: z.string().min(1).optional(),
+  LOMO_AUTH_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(5_000).optional(),
   LOMO_API_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_000_000),
   LOMO_API_MAX_BATCH: positiveInt(100),
   LOMO_API_MAX_DEPTH: z.coerce.number().int().min(2).max(50),
@@ -211,7 +212,16 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
       'How often the watchdog scans active work (expired leases, lost wake-ups); each scan reads only the events since the last one, so its cost follows active work, not history',
   },
   LOMO_MAX_STEPS_PER_TURN: { default: '50', meaning: 'Steps after which the runtime stops a turn (runaway guard)' },
-  LOMO_AUTH_SQLITE_PATH: { default: '$LOMO_DATA_DIR/auth.sqlite', meaning: 'SQLite file of the hashed API tokens' },
+  LOMO_AUTH_SQLITE_PATH: {
+    default: '$LOMO_DATA_DIR/auth.sqlite',
+    meaning:
+      'Token file of earlier versions: its tokens are copied (as `person`) into the read-model store at start; the file is only read',
+  },
+  LOMO_AUTH_TOKEN_CACHE_MS: {
+    default: '<0 when LOMO_MODE=embedded, else 5000>',
+    meaning:
+      'How long an API instance trusts a token lookup (0–5000): the bound on a revocation reaching every instance; 0 asks the store on every request',
+  },
   LOMO_API_MAX_BODY_BYTES: { default: '100000', meaning: 'Largest HTTP request body the API reads' },
   LOMO_API_MAX_BATCH: {
     default: '10',

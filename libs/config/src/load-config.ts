@@ -16,12 +16,14 @@ export type LomoConfig = Omit<
   | 'LOMO_BLOB_DIR'
   | 'LOMO_WORKER_ID'
   | 'LOMO_AUTH_SQLITE_PATH'
+  | 'LOMO_AUTH_TOKEN_CACHE_MS'
   | 'LOMO_PROJECTOR_FEED'
   | 'LOMO_BLOB_STORE'
   | 'LOMO_TOOLS_STORE'
 > & {
   LOMO_BLOB_STORE: 'filesystem' | 'mongodb';
   LOMO_TOOLS_STORE: 'sqlite' | 'mongodb';
+  LOMO_AUTH_TOKEN_CACHE_MS: number;
   LOMO_PROJECTOR_FEED: 'bus' | 'store';
   LOMO_SQLITE_PATH: string;
   LOMO_BUS_PATH: string;
@@ -113,6 +115,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_BLOB_STORE: c.LOMO_BLOB_STORE ?? (sharedStorage ? 'mongodb' : 'filesystem'),
     LOMO_TOOLS_STORE: c.LOMO_TOOLS_STORE ?? (sharedStorage ? 'mongodb' : 'sqlite'),
     LOMO_AUTH_SQLITE_PATH: c.LOMO_AUTH_SQLITE_PATH ?? path.join(dataDir, 'auth.sqlite'),
+    // Embedded: one API process and the CLI on one file, so a revocation is seen at the next
+    // request. Distributed: instances share MongoDB and may trust a lookup for up to 5 s
+    // (libs/auth/src/caching-api-token-store.ts).
+    LOMO_AUTH_TOKEN_CACHE_MS: c.LOMO_AUTH_TOKEN_CACHE_MS ?? (c.LOMO_MODE === 'embedded' ? 0 : 5_000),
     LOMO_READ_MODELS_PATH: c.LOMO_READ_MODELS_PATH ?? path.join(dataDir, 'read-models.sqlite'),
     LOMO_NOTIFIER_SQLITE_PATH: c.LOMO_NOTIFIER_SQLITE_PATH ?? path.join(dataDir, 'notifier.sqlite'),
     workerIdFromEnv: c.LOMO_WORKER_ID !== undefined,

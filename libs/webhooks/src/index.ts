@@ -32,3 +32,5 @@ export {
   type WebhookRequest,
   type DeliveryOutcome,
 } from './delivery/http-transport';
+export { EventSelection, webhookAudience } from './webhooks/event-selection';
+export type { WebhookRegistrant } from './webhooks/webhook-documents';

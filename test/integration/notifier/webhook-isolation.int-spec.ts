@@ -23,8 +23,10 @@ describe("isolation: a webhook of workspace B never receives workspace A's event
 
   it('delivers to each workspace only its own events, for types and categories alike', async () => {
     const selection = ['task', 'UserMessageReceived'];
-    await notifier.service.register('ws_a', { url: receiverA.url, eventTypes: selection });
-    await notifier.service.register('ws_b', { url: receiverB.url, eventTypes: selection });
+    // Registered by u1 of each workspace: u1's main line is theirs to receive (event-selection.ts).
+    const u1 = { tokenId: 't-u1', userId: 'u1', kind: 'person' as const };
+    await notifier.service.register('ws_a', { url: receiverA.url, eventTypes: selection }, u1);
+    await notifier.service.register('ws_b', { url: receiverB.url, eventTypes: selection }, u1);
 
     const taskA = new TaskStream(notifier.events, 'ws_a');
     const taskB = new TaskStream(notifier.events, 'ws_b');

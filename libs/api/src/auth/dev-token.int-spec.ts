@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Logger } from '@lomo/observability';
+import { silentLogger, type Logger } from '@lomo/observability';
 import { loadConfig } from '@lomo/config';
 import { apiSettings } from '../api-settings';
-import { ApiTokens } from '@lomo/auth';
+import { ApiTokens, authSettings, openApiTokenStore, type ApiTokenStore } from '@lomo/auth';
 import { DevTokenBootstrap } from './dev-token';
-import { SqliteApiTokenStore } from '@lomo/auth';
 
 function recordingLogger() {
   const lines: Array<Record<string, unknown>> = [];
@@ -25,16 +24,26 @@ describe('dev token at start', () => {
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'lomo-dev-token-'));
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const opened: ApiTokenStore[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   async function start(nodeEnv: 'development' | 'production') {
-    const settings = apiSettings(loadConfig({ LOMO_DATA_DIR: dir, LOMO_MODE: 'embedded', NODE_ENV: nodeEnv }));
-    const store = new SqliteApiTokenStore(settings.authSqlitePath);
+    const config = loadConfig({ LOMO_DATA_DIR: dir, LOMO_MODE: 'embedded', NODE_ENV: nodeEnv });
+    const settings = apiSettings(config);
+    const open = async () => {
+      const store = await openApiTokenStore(authSettings(config), silentLogger);
+      opened.push(store);
+      return store;
+    };
+    const store = await open();
     const { logger, lines } = recordingLogger();
     const tokens = new ApiTokens(store);
     await new DevTokenBootstrap(settings, tokens, logger).onApplicationBootstrap();
     await store.close();
-    return { lines, tokens: new ApiTokens(new SqliteApiTokenStore(settings.authSqlitePath)) };
+    return { lines, tokens: new ApiTokens(await open()) };
   }
 
   it('is created once per data directory, logged at every start, and replaced when revoked', async () => {

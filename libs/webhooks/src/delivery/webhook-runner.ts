@@ -51,7 +51,7 @@ export class WebhookRunner implements StreamTurnContext {
     private readonly nudgeEngine: () => void,
   ) {
     this.current = webhook;
-    this.currentSelection = new EventSelection(webhook.workspaceId, webhook.eventTypes);
+    this.currentSelection = new EventSelection(webhook.workspaceId, webhook.eventTypes, webhook.registeredBy ?? null);
     this.states = new StreamStates(deps.documents, webhook._id);
     this.lease = new WebhookLease(deps.documents, webhook._id, deps.owner, deps.settings.leaseMs, deps.clock);
     this.log = deps.logger.child({

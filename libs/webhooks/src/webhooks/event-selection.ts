@@ -1,5 +1,7 @@
 import { eventRegistry, streamCategories, type EventEnvelope } from '@lomo/contracts';
 import type { EventFilter } from '@lomo/eventstore';
+import { canSeeEvent, type Caller } from '@lomo/auth';
+import type { WebhookRegistrant } from './webhook-documents';
 
 const categories: ReadonlySet<string> = new Set(streamCategories);
 
@@ -13,21 +15,42 @@ export function eventTypeProblem(entry: string): string | undefined {
 const workspaceKeyed: ReadonlySet<string> = new Set(['main', 'memory']);
 
 /**
+ * The caller a webhook's deliveries are decided for: its registrant, in the webhook's workspace.
+ * Without one (registered before registrants were recorded) a person of nobody: the workspace's
+ * shared streams pass, no one's main line or memory does.
+ */
+export function webhookAudience(workspaceId: string, registrant: WebhookRegistrant | null): Caller {
+  return registrant === null
+    ? { tokenId: '', tokenName: 'webhook', workspaceId, userId: '', kind: 'person' }
+    : {
+        tokenId: registrant.tokenId,
+        tokenName: 'webhook',
+        workspaceId,
+        userId: registrant.userId,
+        kind: registrant.kind,
+      };
+}
+
+/**
  * Which events a webhook receives: its workspace's events whose type, or whose stream's category,
- * it registered. The store filter narrows the read; `matches` is the exact rule, applied after
- * reading because the store cannot filter on metadata (workspaceId) or on a mix of types and
- * categories (its filter ANDs the two).
+ * it registered, and that its registrant may see (canSeeEvent, libs/auth visibility-policy.ts: a
+ * webhook one person registered never delivers another person's main line). The store filter
+ * narrows the read; `matches` is the exact rule, applied after reading because the store cannot
+ * filter on metadata (workspaceId) or on a mix of types and categories (its filter ANDs the two).
  */
 export class EventSelection {
   private readonly types: ReadonlySet<string>;
   private readonly categories: ReadonlySet<string>;
+  private readonly audience: Caller;
 
   constructor(
     readonly workspaceId: string,
     entries: readonly string[],
+    registrant: WebhookRegistrant | null = null,
   ) {
     this.types = new Set(entries.filter((e) => !categories.has(e)));
     this.categories = new Set(entries.filter((e) => categories.has(e)));
+    this.audience = webhookAudience(workspaceId, registrant);
   }
 
   storeFilter(): EventFilter {
@@ -42,6 +65,7 @@ export class EventSelection {
 
   matches(event: EventEnvelope): boolean {
     if (event.metadata.workspaceId !== this.workspaceId) return false;
+    if (!canSeeEvent(this.audience, event)) return false;
     if (this.types.has(event.type)) return true;
     const dash = event.metadata.streamId.indexOf('-');
     return dash > 0 && this.categories.has(event.metadata.streamId.slice(0, dash));

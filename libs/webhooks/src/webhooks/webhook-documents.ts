@@ -1,3 +1,4 @@
+import type { TokenKind } from '@lomo/auth';
 import type { DocumentInput, IndexSpec } from '@lomo/read-models';
 
 /** Collections of the notifier in the DocumentStore (SQLite embedded, MongoDB distributed). */
@@ -32,8 +33,21 @@ export type SecretEntry = {
 
 export type ReplayRequest = { id: string; fromCursor: string; requestedAt: string };
 
+/** Who registered a webhook: its deliveries are what this caller may see (libs/auth visibility-policy.ts). */
+export interface WebhookRegistrant {
+  tokenId: string;
+  userId: string;
+  kind: TokenKind;
+  [field: string]: string;
+}
+
 export interface WebhookDocument extends DocumentInput {
   workspaceId: string;
+  /**
+   * null for webhooks registered before registrants were recorded, or through the service without
+   * a caller: they get the workspace's shared streams only, never a person's main line or memory.
+   */
+  registeredBy?: WebhookRegistrant | null;
   url: string;
   /** Event types and stream categories, as registered. */
   eventTypes: string[];

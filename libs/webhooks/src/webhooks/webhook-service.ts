@@ -4,7 +4,13 @@ import type { Logger } from '@lomo/observability';
 import { InvalidQueryError, type DocumentStore, type StoredDocument } from '@lomo/read-models';
 import type { NotifierSettings } from '../notifier-settings';
 import { updateDocument } from '../update-document';
-import { Collections, type DeadLetterDocument, type DeadLetterStatus, type WebhookDocument } from './webhook-documents';
+import {
+  Collections,
+  type DeadLetterDocument,
+  type DeadLetterStatus,
+  type WebhookDocument,
+  type WebhookRegistrant,
+} from './webhook-documents';
 import type { HostResolver } from './host-resolver.port';
 import {
   DeadLetterNotFoundError,
@@ -77,7 +83,12 @@ export class WebhookService {
     this.log = deps.logger.child({ component: 'webhook-service' });
   }
 
-  async register(workspaceId: string, input: RegisterWebhookInput): Promise<WebhookWithSecret> {
+  /** `registrant`: the caller registering it; its deliveries pass the visibility policy for that caller. */
+  async register(
+    workspaceId: string,
+    input: RegisterWebhookInput,
+    registrant?: WebhookRegistrant,
+  ): Promise<WebhookWithSecret> {
     const ws = parseWorkspaceId(workspaceId);
     const parsed = parseInput(registerInputSchema(this.deps.settings), input, 'input');
     const { documents, settings } = this.deps;
@@ -94,6 +105,7 @@ export class WebhookService {
     const doc: WebhookDocument = {
       _id: webhookId,
       workspaceId: ws,
+      registeredBy: registrant === undefined ? null : { ...registrant },
       url: parsed.url,
       eventTypes: parsed.eventTypes,
       description: parsed.description ?? null,

@@ -50,11 +50,16 @@ export class WebhooksResolver {
     @CurrentCaller() caller: Caller,
     @Args() args: RegisterWebhookArgs,
   ): Promise<WebhookWithSecretPayload> {
-    const created = await this.service.register(caller.workspaceId, {
-      url: args.url,
-      eventTypes: args.eventTypes,
-      ...(args.description !== undefined ? { description: args.description } : {}),
-    });
+    const created = await this.service.register(
+      caller.workspaceId,
+      {
+        url: args.url,
+        eventTypes: args.eventTypes,
+        ...(args.description !== undefined ? { description: args.description } : {}),
+      },
+      // Deliveries are what this caller may see (libs/webhooks event-selection.ts).
+      { tokenId: caller.tokenId, userId: caller.userId, kind: caller.kind },
+    );
     return { webhook: toWebhook(created.webhook), secret: created.secret };
   }
 

@@ -10,7 +10,7 @@ import { EventFeeds } from './event-feeds';
 import { feedFilter } from './feed-filter';
 import { StoreTail } from './store-tail';
 
-const caller: Caller = { tokenId: 't1', tokenName: 'test', workspaceId: 'ws1', userId: 'u1' };
+const caller: Caller = { tokenId: 't1', tokenName: 'test', workspaceId: 'ws1', userId: 'u1', kind: 'person' };
 
 const event = (type: string, workspaceId: string): NewEvent => ({
   eventId: randomUUID(),

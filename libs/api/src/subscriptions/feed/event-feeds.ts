@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ValidationError } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore, type Position } from '@lomo/eventstore';
 import { LOGGER, type Logger } from '@lomo/observability';
-import type { Caller } from '@lomo/auth';
+import { canSeeEvent, logOperatorRead, type Caller } from '@lomo/auth';
 import { validationFailed } from '@lomo/contracts';
 import { mapEvent } from '../../graphql/mappers/map-event';
 import type { FeedEvent } from '../graphql/live.types';
@@ -11,6 +11,15 @@ import { SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from '../subscriptio
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor';
 import { storeFilter, type FeedFilter } from './feed-filter';
 import { StoreTail } from './store-tail';
+
+const inCategories = (filter: FeedFilter, streamId: string): boolean =>
+  filter.categories.length === 0 || filter.categories.some((c) => streamId.startsWith(`${c}-`));
+
+interface Feed {
+  caller: Caller;
+  workspaceId: string;
+  filter: FeedFilter;
+}
 
 /**
  * `eventFeed(filter, after)`: the caller's workspace's events in global order from a cursor,
@@ -37,14 +46,18 @@ export class EventFeeds {
     filter: FeedFilter,
     after: string | undefined,
     onSlowConsumer: (error: Error) => void,
+    /** The workspace read: the caller's own unless an operator named another (checked by the resolver). */
+    workspaceId: string = caller.workspaceId,
   ): Promise<LiveOutbox<FeedEvent>> {
     const start: Position | 'start' = after === undefined ? 'start' : decodeFeedCursor(after);
+    const feed: Feed = { caller, workspaceId, filter };
     // A cursor that decodes but that the store cannot place is refused now, not mid-stream.
-    await this.readPage(start, filter, caller, 1);
+    await this.readPage(start, feed, 1);
+    logOperatorRead(this.logger, caller, { path: 'eventFeed', workspaceId });
     const outbox = new LiveOutbox<FeedEvent>(this.settings.outboxCapacity, onSlowConsumer);
-    void this.pump(outbox, caller, filter, start).catch((error: unknown) => {
+    void this.pump(outbox, feed, start).catch((error: unknown) => {
       this.logger.error(
-        { workspaceId: caller.workspaceId, error: error instanceof Error ? error.message : String(error) },
+        { workspaceId, error: error instanceof Error ? error.message : String(error) },
         'event feed failed',
       );
       outbox.fail(error);
@@ -52,21 +65,21 @@ export class EventFeeds {
     return outbox;
   }
 
-  private async pump(
-    outbox: LiveOutbox<FeedEvent>,
-    caller: Caller,
-    filter: FeedFilter,
-    start: Position | 'start',
-  ): Promise<void> {
+  private async pump(outbox: LiveOutbox<FeedEvent>, feed: Feed, start: Position | 'start'): Promise<void> {
     const { feedPageSize, feedIdlePollMs, slowConsumerTimeoutMs } = this.settings;
     let position = start;
     while (!outbox.signal.aborted) {
       const mark = this.tail.mark();
-      const page = await this.readPage(position, filter, caller, feedPageSize);
+      const page = await this.readPage(position, feed, feedPageSize);
       for (const event of page) {
         // Passed over or not, the next read starts after it; the cursor goes only on delivered events.
         position = event.metadata.globalPosition;
-        if (event.metadata.workspaceId !== caller.workspaceId) continue;
+        // One workspace per feed; inside it the policy decides (another person's main line and
+        // memory never pass, catch-up and live alike: this loop is both).
+        if (event.metadata.workspaceId !== feed.workspaceId || !canSeeEvent(feed.caller, event)) continue;
+        // The store filter only narrows: when the policy leaves none of the asked categories
+        // (an integration asking for MAIN) it reads unfiltered, so the categories are checked here.
+        if (!inCategories(feed.filter, event.metadata.streamId)) continue;
         if (!(await outbox.waitForRoom(slowConsumerTimeoutMs))) return;
         outbox.push({ cursor: encodeFeedCursor(position), event: mapEvent(event) });
       }
@@ -76,11 +89,11 @@ export class EventFeeds {
     }
   }
 
-  private async readPage(position: Position | 'start', filter: FeedFilter, caller: Caller, maxCount: number) {
+  private async readPage(position: Position | 'start', feed: Feed, maxCount: number) {
     try {
       return await this.store.readAll({
         fromPosition: position,
-        filter: storeFilter(filter, caller.workspaceId),
+        filter: storeFilter(feed.filter, feed.caller, feed.workspaceId),
         maxCount,
       });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { eventDefinitions, streamCategories, type StreamCategory } from '@lomo/contracts';
 import type { EventFilter } from '@lomo/eventstore';
+import { visibleStreamPrefixes, type Caller } from '@lomo/auth';
 import { validate } from '../../graphql/args/input-schemas';
 
 const knownTypes = new Set(eventDefinitions.flatMap((d) => [d.type, ...(d.formerly ?? [])]));
@@ -33,15 +34,23 @@ export function feedFilter(input: unknown): FeedFilter {
 }
 
 /**
- * What the store itself can filter on. Main streams carry the workspace in their id, so that
- * category narrows to the caller's own; the other categories are filtered by workspace after
- * reading (event metadata is not indexed by the store).
+ * What the store itself can filter on: the visibility policy's narrowing (libs/auth
+ * visibility-policy.ts: private streams to the caller's own, exposed types for integrations).
+ * Narrowing only; the feed passes every event read to the policy again, and filters by workspace
+ * after reading (event metadata is not indexed by the store).
  */
-export function storeFilter(filter: FeedFilter, workspaceId: string): EventFilter {
-  const prefixes = filter.categories.map((c) => (c === 'main' ? `main-${workspaceId}.` : `${c}-`));
-  // An empty list is left out rather than passed: not every adapter reads it as "no constraint".
+export function storeFilter(filter: FeedFilter, caller: Caller, workspaceId: string): EventFilter {
+  const visible = visibleStreamPrefixes(caller, workspaceId, filter.categories);
+  const prefixes = visible.streamPrefixes;
+  let types: readonly string[] = filter.types;
+  if (visible.eventTypes !== undefined) {
+    const exposed = new Set(visible.eventTypes);
+    types = filter.types.length > 0 ? filter.types.filter((t) => exposed.has(t)) : visible.eventTypes;
+  }
+  // An empty list is left out rather than passed: not every adapter reads it as "no constraint";
+  // the policy check after reading then drops what is not visible.
   return {
     ...(prefixes.length > 0 ? { streamPrefixes: prefixes } : {}),
-    ...(filter.types.length > 0 ? { eventTypes: filter.types } : {}),
+    ...(types.length > 0 ? { eventTypes: [...types] } : {}),
   };
 }

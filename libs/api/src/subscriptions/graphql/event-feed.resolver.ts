@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Resolver, Subscription } from '@nestjs/graphql';
-import type { Caller } from '@lomo/auth';
+import { mayReadWorkspace, type Caller } from '@lomo/auth';
+import { ApiError, ApiErrorCodes } from '@lomo/contracts';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { validate } from '../../graphql/args/input-schemas';
 import { EventFeeds } from '../feed/event-feeds';
@@ -26,7 +27,13 @@ export class EventFeedResolver {
     @Args() args: EventFeedArgs,
     @Context() context: Partial<LiveContext>,
   ): Promise<AsyncIterableIterator<FeedEvent>> {
-    const { filter, after } = validate(eventFeedSchema, args);
-    return this.feeds.open(caller, feedFilter(filter), after, slowConsumerHandler(context));
+    const { filter, after, workspaceId } = validate(eventFeedSchema, args);
+    const workspace = workspaceId ?? caller.workspaceId;
+    if (!mayReadWorkspace(caller, workspace)) {
+      throw new ApiError(ApiErrorCodes.FORBIDDEN, 'Only operator tokens read another workspace', {
+        workspaceId: workspace,
+      });
+    }
+    return this.feeds.open(caller, feedFilter(filter), after, slowConsumerHandler(context), workspace);
   }
 }

@@ -29,6 +29,13 @@ export class EventFeedArgs {
     description: 'The cursor of the last event you handled; absent = from the first event of your workspace.',
   })
   after?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The workspace to read; default yours. Operator tokens only: any other workspace is FORBIDDEN to other tokens.',
+  })
+  workspaceId?: string | null;
 }
 
 export const mainlineUpdatedSchema = z.strictObject({ first: pageArgs.first });
@@ -37,4 +44,5 @@ export const taskUpdatedSchema = z.strictObject({ taskId: entityId });
 export const eventFeedSchema = z.strictObject({
   filter: z.unknown().optional(),
   after: optional(z.string().min(1).max(400)),
+  workspaceId: optional(z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/, 'a workspace id')),
 });
