@@ -25,7 +25,8 @@ export interface ReadTarget {
   eventType?: string;
 }
 
-export const PRIVATE_CATEGORIES: ReadonlySet<string> = new Set<StreamCategory>(['main', 'memory']);
+/** A person's own streams: the main line, memory, and the receipts of the message ids they sent. */
+export const PRIVATE_CATEGORIES: ReadonlySet<string> = new Set<StreamCategory>(['main', 'memory', 'receipt']);
 export const SHARED_CATEGORIES: ReadonlySet<string> = new Set<StreamCategory>([
   'task',
   'turn',
@@ -57,9 +58,12 @@ export const INTEGRATION_EXPOSED_EVENT_TYPES: ReadonlySet<string> = new Set([
   'TurnCancelled',
 ]);
 
-/** `main-{ws}.{user}` → its owner; undefined for other categories or a malformed id. */
+/**
+ * `main-{ws}.{user}` (or `receipt-{ws}.{user}.{messageId}`) → its owner; undefined for other
+ * categories or a malformed id. Workspace and user ids are slugs, which hold no dot.
+ */
 export function privateOwnerOf(streamId: string): { workspaceId: string; userId: string } | undefined {
-  const match = /^([a-z]+)-([^.]+)\.(.+)$/.exec(streamId);
+  const match = /^([a-z]+)-([^.]+)\.([^.]+)(?:\.[^.]+)?$/.exec(streamId);
   if (match === null || !PRIVATE_CATEGORIES.has(match[1])) return undefined;
   return { workspaceId: match[2], userId: match[3] };
 }
