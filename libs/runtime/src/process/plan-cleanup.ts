@@ -1,5 +1,5 @@
 import { isRunnable, taskDecider, unclaimedItems, type EndedTurn, type TaskCommand } from '@lomo/domain';
-import { decideAll } from './decide-all';
+import { decideAll } from '@lomo/command-handling';
 import type { PlanView } from './plan-view';
 import type { RuntimeOutput } from './runtime-output';
 

@@ -1,5 +1,5 @@
 import { openCheckpointFor, isRejected, taskDecider, type ExistingTurn, type ToolCall } from '@lomo/domain';
-import { decideAll } from './decide-all';
+import { decideAll } from '@lomo/command-handling';
 import { checkpointIdFor, checkpointOpenedEventIdFor } from './derived-ids';
 import type { PlanView } from './plan-view';
 import { turnAppend } from './turn-append';

@@ -1,5 +1,5 @@
 import { claimFor, taskDecider, unclaimedItems, type ExistingTurn } from '@lomo/domain';
-import { decideAll } from './decide-all';
+import { decideAll } from '@lomo/command-handling';
 import type { PlanView } from './plan-view';
 import { turnAppend } from './turn-append';
 import type { RuntimeOutput } from './runtime-output';

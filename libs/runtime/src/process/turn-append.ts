@@ -1,5 +1,5 @@
 import { turnDecider, type TurnCommand } from '@lomo/domain';
-import { decideAll } from './decide-all';
+import { decideAll } from '@lomo/command-handling';
 import type { PlanView } from './plan-view';
 import type { TurnAppend } from './runtime-output';
 
