@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { NewEvent } from '@lomo/contracts';
 import { DEFAULT_SYNCHRONOUS, SqliteEventStore, applyPragmas, type SynchronousMode } from '@lomo/eventstore';
-import { makeTempDir } from '@lomo/eventstore/testing';
-import { newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
+import { makeTempDir, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
 
 const ROUNDS = 5;
 const SINGLE_APPENDS = 1_000;

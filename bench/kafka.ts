@@ -11,10 +11,8 @@
  */
 import { join } from 'node:path';
 import { SqliteEventStore } from '@lomo/eventstore';
-import { createKafkaEventBus } from '@lomo/bus';
-import { EventRelay } from '@lomo/bus';
-import { makeTempDir } from '@lomo/eventstore/testing';
-import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
+import { createKafkaEventBus, EventRelay } from '@lomo/bus';
+import { makeTempDir, newTaskStreamId, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const STREAMS = 1_000;

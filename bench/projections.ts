@@ -39,8 +39,7 @@ import {
   ThreadedRebuildExecutor,
   type TaskDocument,
 } from '@lomo/read-models';
-import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from '@lomo/application';
-import { rebuildThreadsOf } from '@lomo/application';
+import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed, rebuildThreadsOf } from '@lomo/application';
 import { makeTempDir } from '@lomo/eventstore/testing';
 import { appendToVisible, type Latency } from './api-latency';
 import { startStandaloneInProcess } from './standalone-in-process';

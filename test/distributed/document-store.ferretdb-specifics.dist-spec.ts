@@ -1,6 +1,5 @@
 import { FERRETDB_PROFILE } from '@lomo/read-models';
-import { CLAIMS_COLLECTION } from '@lomo/read-models/testing';
-import { createMongoDocumentStoreHarness } from '@lomo/read-models/testing';
+import { CLAIMS_COLLECTION, createMongoDocumentStoreHarness } from '@lomo/read-models/testing';
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,5 @@
 import { FERRETDB_PROFILE, MONGODB_PROFILE } from '@lomo/read-models';
-import { describeDocumentStoreContract } from '@lomo/read-models/testing';
-import { createMongoDocumentStoreHarness, mongoUrl } from '@lomo/read-models/testing';
+import { describeDocumentStoreContract, createMongoDocumentStoreHarness, mongoUrl } from '@lomo/read-models/testing';
 
 // FerretDB's SQLite backend filters in Go over whole collection files: slower than the embedded
 // adapter, so each test gets room without changing what it checks.

@@ -1,13 +1,17 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@lomo/eventstore';
-import type { ReceivedMessage } from '@lomo/bus';
-import { createKafkaEventBus, type KafkaEventBus } from '@lomo/bus';
-import { dedupeByEventId, InMemoryProcessedEventIds } from '@lomo/bus';
-import { eventIdOf, RelayHeaders } from '@lomo/bus';
+import {
+  type ReceivedMessage,
+  createKafkaEventBus,
+  type KafkaEventBus,
+  dedupeByEventId,
+  InMemoryProcessedEventIds,
+  eventIdOf,
+  RelayHeaders,
+} from '@lomo/bus';
 import { waitFor } from '@lomo/bus/testing';
-import { makeTempDir } from '@lomo/eventstore/testing';
-import { newTaskStreamId, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
+import { makeTempDir, newTaskStreamId, newTurnStreamId, sampleEventsFor } from '@lomo/eventstore/testing';
 import { TsChild } from './support/child-process';
 import { kafkaBrokers, testBusLogger, uniqueKafkaName } from './support/kafka-test-env';
 

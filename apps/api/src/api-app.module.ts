@@ -2,8 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
 import { NotifierModule } from '@lomo/webhooks';
-import { ApiModule } from '@lomo/api';
-import { ApiReadSideModule } from '@lomo/api';
+import { ApiModule, ApiReadSideModule } from '@lomo/api';
 
 /**
  * The API as a process of its own (distributed mode): commands in (messages through ApiModule, task commands),

@@ -1,10 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { MessagesModule } from '@lomo/application';
-import { RouterModule } from '@lomo/application';
-import { ExecutorModule, type ExecutorModuleOptions } from '@lomo/application';
-import { ProjectorModule } from '@lomo/application';
+import {
+  MessagesModule,
+  RouterModule,
+  ExecutorModule,
+  type ExecutorModuleOptions,
+  ProjectorModule,
+} from '@lomo/application';
 import { ApiModule } from '@lomo/api';
 import { NotifierModule } from '@lomo/webhooks';
 

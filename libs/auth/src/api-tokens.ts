@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { slug, zodIssues } from '@lomo/contracts';
-import { validationFailed } from '@lomo/contracts';
+import { slug, zodIssues, validationFailed } from '@lomo/contracts';
 import { generateTokenSecret, hashTokenSecret, tokenKinds, type ApiTokenRecord, type TokenKind } from './api-token';
 import type { ApiTokenStore, RevokeOutcome } from './api-token-store.port';
 

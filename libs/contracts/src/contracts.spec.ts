@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { eventRegistry } from './registry';
-import { eventSamples } from './samples/event-samples';
+import { eventSamples, sampleIds } from './samples/event-samples';
 import { validateNewEvent } from './codec';
 import { InvalidEventError, UnknownEventTypeError, WrongStreamCategoryError } from './errors';
-import { sampleIds } from './samples/event-samples';
 
 const streamFor = (category: string) =>
   category === 'main'

@@ -6,9 +6,7 @@
  * SIGTERM stops it cleanly.
  */
 import { SqliteEventStore } from '@lomo/eventstore';
-import type { EventBus, OutgoingMessage } from '@lomo/bus';
-import { createKafkaEventBus } from '@lomo/bus';
-import { EventRelay } from '@lomo/bus';
+import { type EventBus, type OutgoingMessage, createKafkaEventBus, EventRelay } from '@lomo/bus';
 import { kafkaBrokers, testBusLogger } from './kafka-test-env';
 
 const [filename, topicPrefix, batchSize] = process.argv.slice(2);

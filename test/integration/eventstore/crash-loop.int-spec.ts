@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { SqliteEventStore } from '@lomo/eventstore';
-import { makeTempDir } from '@lomo/eventstore/testing';
-import { newTaskStreamId, newTurnStreamId } from '@lomo/eventstore/testing';
+import { makeTempDir, newTaskStreamId, newTurnStreamId } from '@lomo/eventstore/testing';
 import type { AckMarker, OpenMarker } from './fixtures/crash-appender.child';
 import { spawnTsChild } from './fixtures/ts-child';
 

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { openEventStoreDb } from '@lomo/eventstore';
-import { EventStoreDbEventStore } from '@lomo/eventstore/testing';
-import { createEventStoreDbHarness } from '@lomo/eventstore/testing';
-import { describeEventStoreContract } from '@lomo/eventstore/testing';
-import { newTurnStreamId, turnStarted } from '@lomo/eventstore/testing';
+import {
+  EventStoreDbEventStore,
+  createEventStoreDbHarness,
+  describeEventStoreContract,
+  newTurnStreamId,
+  turnStarted,
+} from '@lomo/eventstore/testing';
 
 /**
  * The shared EventStore contract against a real EventStoreDB / KurrentDB, whenever EVENTSTORE_URL

@@ -1,5 +1,4 @@
-import { describeEventStoreContract } from '@lomo/eventstore/testing';
-import { createFakeEventStoreDbHarness } from '@lomo/eventstore/testing';
+import { describeEventStoreContract, createFakeEventStoreDbHarness } from '@lomo/eventstore/testing';
 
 /**
  * The EventStoreDB adapter against an in-memory fake of `@eventstore/db-client`, so every line of

@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { EventEnvelope } from '@lomo/contracts';
 import { SqliteEventStore } from '@lomo/eventstore';
-import { makeTempDir } from '@lomo/eventstore/testing';
-import { newTaskStreamId, newTurnStreamId } from '@lomo/eventstore/testing';
+import { makeTempDir, newTaskStreamId, newTurnStreamId } from '@lomo/eventstore/testing';
 import type { AppendAck, AppenderStep } from './fixtures/appender.child';
 import { spawnTsChild } from './fixtures/ts-child';
 

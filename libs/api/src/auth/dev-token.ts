@@ -4,8 +4,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { LOGGER, type Logger } from '@lomo/observability';
 import { API_SETTINGS, API_TOKENS } from '../api-di-tokens';
 import type { ApiSettings } from '../api-settings';
-import { tokenSecretPattern } from '@lomo/auth';
-import type { ApiTokens } from '@lomo/auth';
+import { tokenSecretPattern, type ApiTokens } from '@lomo/auth';
 
 export const DEV_TOKEN_NAME = 'dev token';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isValidStreamId } from '@lomo/contracts';
-import { ApiError, ApiErrorCodes } from '@lomo/contracts';
+import { isValidStreamId, ApiError, ApiErrorCodes } from '@lomo/contracts';
 
 export interface StreamRevision {
   streamId: string;

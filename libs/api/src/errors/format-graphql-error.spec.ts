@@ -1,8 +1,7 @@
 import { GraphQLError } from 'graphql';
-import { ConcurrencyError } from '@lomo/contracts';
+import { ConcurrencyError, ApiError, ApiErrorCodes } from '@lomo/contracts';
 import { DomainError } from '@lomo/domain';
 import type { Logger } from '@lomo/observability';
-import { ApiError, ApiErrorCodes } from '@lomo/contracts';
 import { formatGraphqlError } from './format-graphql-error';
 
 function recordingLogger() {

@@ -1,8 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isLomoError, type LomoError } from '@lomo/contracts';
+import { isLomoError, type LomoError, ApiError, ApiErrorCodes } from '@lomo/contracts';
 import { DomainError, TaskErrors } from '@lomo/domain';
 import type { Logger } from '@lomo/observability';
-import { ApiError, ApiErrorCodes } from '@lomo/contracts';
 
 /** Refusals whose `details` are meant for the client (the rest may name internals). */
 const CLIENT_DETAIL_CODES = new Set<string>([

@@ -15,10 +15,11 @@ import {
   ReadModels,
   readModelProjections,
   type DocumentStore,
+  createDocumentStore,
+  projectorSettings,
+  READ_MODEL_CONSISTENCY,
+  READ_MODELS,
 } from '@lomo/read-models';
-import { createDocumentStore } from '@lomo/read-models';
-import { projectorSettings } from '@lomo/read-models';
-import { READ_MODEL_CONSISTENCY, READ_MODELS } from '@lomo/read-models';
 
 const API_DOCUMENT_STORE = Symbol('API_DOCUMENT_STORE');
 

@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HealthRegistry, type HealthCheck } from '@lomo/platform';
-import { ProjectorUnhealthyError, type ProjectionRunner } from '@lomo/read-models';
-import { PROJECTOR_HEALTH_CHECK } from '@lomo/read-models';
+import { ProjectorUnhealthyError, type ProjectionRunner, PROJECTOR_HEALTH_CHECK } from '@lomo/read-models';
 
 /** The projector's check in the platform's HealthCheck shape: details when up, throws when down. */
 export function projectorHealthCheck(runner: ProjectionRunner): HealthCheck {

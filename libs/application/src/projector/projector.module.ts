@@ -11,15 +11,9 @@ import {
   readModelProjections,
   type AnyProjection,
   type DocumentStore,
-} from '@lomo/read-models';
-import { BusChangeNoticeSink } from './bus-change-notices';
-import { createDocumentStore } from '@lomo/read-models';
-import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
-import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
-import { projectorSettings, type ProjectorSettings } from '@lomo/read-models';
-import { rebuildExecutorOf } from './rebuild-threads';
-import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
-import {
+  createDocumentStore,
+  projectorSettings,
+  type ProjectorSettings,
   PROJECTION_FEED,
   PROJECTION_RUNNER,
   PROJECTOR_HEALTH_CHECK,
@@ -27,6 +21,11 @@ import {
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
 } from '@lomo/read-models';
+import { BusChangeNoticeSink } from './bus-change-notices';
+import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
+import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
+import { rebuildExecutorOf } from './rebuild-threads';
+import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
 
 export interface ProjectorModuleOptions {
   settings?: Partial<ProjectorSettings>;

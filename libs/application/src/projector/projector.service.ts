@@ -1,10 +1,16 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { LOGGER, type Logger } from '@lomo/observability';
-import { DOCUMENT_STORE, type DocumentStore, type ProjectionRunner } from '@lomo/read-models';
+import {
+  DOCUMENT_STORE,
+  type DocumentStore,
+  type ProjectionRunner,
+  type ProjectorSettings,
+  PROJECTION_FEED,
+  PROJECTION_RUNNER,
+  PROJECTOR_SETTINGS,
+} from '@lomo/read-models';
 import type { BusChangeNoticeSink } from './bus-change-notices';
 import type { ProjectionFeed } from './projection-feeds';
-import type { ProjectorSettings } from '@lomo/read-models';
-import { PROJECTION_FEED, PROJECTION_RUNNER, PROJECTOR_SETTINGS } from '@lomo/read-models';
 
 export const CHANGE_NOTICE_SINK = Symbol('CHANGE_NOTICE_SINK');
 

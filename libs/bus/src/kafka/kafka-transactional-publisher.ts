@@ -1,6 +1,5 @@
 import type { Kafka, Producer, TopicMessages } from 'kafkajs';
-import type { BusLogger } from '../logger';
-import { noopBusLogger } from '../logger';
+import { type BusLogger, noopBusLogger } from '../logger';
 import { serializeMessages } from '../message-validation';
 import { RelayFencedError, RelayLeaseLapsedError } from '../relay/relay-errors';
 import type { RelayBatch, RelayPublisher } from '../relay/relay-publisher.port';

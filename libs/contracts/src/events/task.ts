@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { nonBlank } from './shared';
+import { nonBlank, wakeReason } from './shared';
 import { callId, checkpointId, itemId, languageTag, messageId, taskId, turnId, userId, uuid } from '../ids';
 import { actorSchema } from '../envelope';
-import { wakeReason } from './shared';
 import { MAX_MESSAGE_TEXT } from './main';
 
 export const taskKind = z.enum(['lightweight', 'persistent']);

@@ -3,8 +3,7 @@ import type { ReleaseLease, RenewLease, TakeLease } from './turn-commands';
 import { TurnErrors } from './turn-errors';
 import type { TurnEvent } from './turn-events';
 import { duration, fenced, instant, openTurn, running } from './turn-guards';
-import type { ExistingTurn } from './turn-state';
-import type { TurnState } from './turn-state';
+import type { ExistingTurn, TurnState } from './turn-state';
 
 const until = (now: number, leaseMs: number) => new Date(now + leaseMs).toISOString();
 

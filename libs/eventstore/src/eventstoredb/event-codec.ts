@@ -1,5 +1,4 @@
-import type { JSONEventData, Position as ClientPosition } from '@eventstore/db-client';
-import { ErrorType } from '@eventstore/db-client';
+import { type JSONEventData, type Position as ClientPosition, ErrorType } from '@eventstore/db-client';
 import {
   eventRegistry,
   upcast,

@@ -1,9 +1,8 @@
 import type { EventEnvelope } from '@lomo/contracts';
 import type { EventStore, Position } from '@lomo/eventstore';
 import { asTaskEvent, asTurnEvent } from '../events/domain-events';
-import type { TaskWork, TurnWork } from './active-work-model';
+import type { TaskWork, TurnWork, Finding } from './active-work-model';
 import { findStuckWork } from './find-stuck-work';
-import type { Finding } from './active-work-model';
 
 /** The events that start, move or end active work; everything else is skipped by the store's filter. */
 export const ACTIVE_WORK_EVENT_TYPES = [

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { existingTask, existingTurn, type InboxItem } from '@lomo/domain';
+import { existingTask, existingTurn, type InboxItem, type WakeReason } from '@lomo/domain';
 import type { CompletionResult } from '@lomo/llm';
 import type { ContextBuilder } from '../context/context-builder';
 import type { PromptArchive } from '../context/prompt-archive';
@@ -9,7 +9,6 @@ import type { RuntimeDeps } from './runtime-deps';
 import { planViewOf } from './plan-view-of';
 import { toIntents } from './tool-call-intents';
 import { typedErrorOf } from './typed-error';
-import type { WakeReason } from '@lomo/domain';
 
 export type ModelStepOutcome = AppendOutcome | 'aborted';
 

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { EventEnvelope } from '@lomo/contracts';
-import type { EventStore } from '@lomo/eventstore';
-import { SqliteEventStore } from '@lomo/eventstore';
+import { type EventStore, SqliteEventStore } from '@lomo/eventstore';
 import { silentLogger } from '@lomo/observability';
 import {
   physicalCollection,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { artifactRef, languageTag, mainEvents, uuid, zodIssues } from '@lomo/contracts';
+import { artifactRef, languageTag, mainEvents, uuid, zodIssues, validationFailed } from '@lomo/contracts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../api-settings';
-import { validationFailed } from '@lomo/contracts';
 
 // Zod schemas of every argument. GraphQL checks types; these check what types cannot say
 // (formats, ranges, lengths), with the same rules the event contracts apply on append.

@@ -1,16 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Args, Mutation, Resolver } from '@nestjs/graphql';
-import { streams } from '@lomo/contracts';
+import { streams, ApiError, ApiErrorCodes, notFound } from '@lomo/contracts';
 import { API_READ_MODELS, type ApiReadModels } from '../../api-di-tokens';
 import type { Caller } from '@lomo/auth';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { currentTrace } from '../../consistency/current-trace';
 import { tokenForWrites } from '../../consistency/token-for-writes';
-import { ApiError, ApiErrorCodes, notFound } from '@lomo/contracts';
-import { messageLanguage } from '@lomo/application';
-import { ReceiveUserMessage, type ReceiveUserMessageResult } from '@lomo/application';
-import { ReplaceMessage, WithdrawMessage, type TaskWriteResult } from '@lomo/application';
+import {
+  messageLanguage,
+  ReceiveUserMessage,
+  type ReceiveUserMessageResult,
+  ReplaceMessage,
+  WithdrawMessage,
+  type TaskWriteResult,
+} from '@lomo/application';
 import { StreamOwnership } from '../../tenancy/stream-ownership';
 import { sendMessageInput, validate } from '../args/input-schemas';
 import {

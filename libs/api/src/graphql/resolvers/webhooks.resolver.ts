@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { WebhookService } from '@lomo/webhooks';
-import type { DeadLetterView, WebhookView } from '@lomo/webhooks';
+import { WebhookService, type DeadLetterView, type WebhookView } from '@lomo/webhooks';
 import type { Caller } from '@lomo/auth';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import {

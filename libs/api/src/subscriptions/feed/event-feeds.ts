@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ValidationError } from '@lomo/contracts';
+import { ValidationError, validationFailed } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore, type Position } from '@lomo/eventstore';
 import { LOGGER, type Logger } from '@lomo/observability';
 import { canSeeEvent, logOperatorRead, type Caller } from '@lomo/auth';
-import { validationFailed } from '@lomo/contracts';
 import { mapEvent } from '../../graphql/mappers/map-event';
 import type { FeedEvent } from '../graphql/live.types';
 import { LiveOutbox } from '../live/live-outbox';

@@ -1,7 +1,4 @@
-import type { ApiTokens } from '@lomo/auth';
-import { hashTokenSecret } from '@lomo/auth';
-import { authenticate } from '@lomo/auth';
-import type { Caller } from '@lomo/auth';
+import { type ApiTokens, hashTokenSecret, authenticate, type Caller } from '@lomo/auth';
 
 export interface ConnectionIdentity {
   caller: Caller;

@@ -1,6 +1,5 @@
 import type { EventEnvelope } from '@lomo/contracts';
-import type { EngineContext } from './projection-engine';
-import { ProjectionEngine } from './projection-engine';
+import { type EngineContext, ProjectionEngine } from './projection-engine';
 import type { ProjectionMetrics } from './projection-metrics';
 import type { ProjectionSlot } from './projection-slot';
 import type { ResolvedRunnerOptions } from './runner-options';

@@ -1,6 +1,5 @@
 import { taskEventTypes } from '@lomo/domain';
-import type { KnownEventType } from '../engine/known-event';
-import type { KnownEvent } from '../engine/known-event';
+import type { KnownEventType, KnownEvent } from '../engine/known-event';
 import type { ProjectionContext, ProjectionDefinition } from '../engine/projection-definition';
 import { entityIdOf } from '../engine/stream-revisions';
 import type { TaskDocument } from './task.document';

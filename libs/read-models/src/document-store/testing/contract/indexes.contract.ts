@@ -1,6 +1,5 @@
 import type { IndexSpec } from '../../document-store.port';
-import type { ContractContext } from '../document-store-harness';
-import { expectCode } from '../document-store-harness';
+import { type ContractContext, expectCode } from '../document-store-harness';
 
 export function indexesContract({ store, collection }: ContractContext): void {
   describe('indexes and collections', () => {
