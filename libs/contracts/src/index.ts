@@ -13,3 +13,4 @@ export { renderEventSchemaDocuments } from './schema-documents';
 export * from './clock';
 export * from './messages/wake-up';
 export * from './api-errors';
+export * from './routing/routing-prompt';

@@ -3,6 +3,7 @@ import * as main from './events/main';
 import * as task from './events/task';
 import * as turn from './events/turn';
 import type { StreamCategory } from './streams';
+import { deterministicUuid } from './ids';
 
 /** One step of upcasting: data of `fromVersion` becomes data of `fromVersion + 1`. Pure. */
 export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
@@ -48,6 +49,34 @@ export const eventDefinitions = [
     'ClarificationRequested',
     main.ClarificationRequested,
     'The router asked the person which work a message belongs to.',
+    {
+      version: 2,
+      // v1 had no card id, reason or language, and options were {label, taskId?}: the card id
+      // derives from the message (one card per message then), options route to their task or start anew.
+      upcasters: {
+        1: (d) => {
+          const options = Array.isArray(d.options) ? (d.options as Array<Record<string, unknown>>) : [];
+          return {
+            ...d,
+            cardId: deterministicUuid('lomo.card', String(d.messageId)),
+            reason: 'ambiguous',
+            language: 'en',
+            options: options.map((o, i) => ({
+              optionId: `o${i + 1}`,
+              label: o.label,
+              action: o.taskId === undefined ? 'new' : 'route',
+              ...(o.taskId === undefined ? {} : { taskId: o.taskId }),
+            })),
+          };
+        },
+      },
+    },
+  ),
+  def(
+    'main',
+    'ClarificationAnswered',
+    main.ClarificationAnswered,
+    'The person answered a clarification card; a card is answered once.',
   ),
   def('main', 'MainReplied', main.MainReplied, 'Main answered a message directly.'),
   def('main', 'TaskCardShown', main.TaskCardShown, 'A card for a task was shown in the main line.'),
@@ -67,6 +96,9 @@ export const eventDefinitions = [
     },
   }),
   def('task', 'TaskUpgraded', task.TaskUpgraded, 'A lightweight task became persistent.'),
+  def('task', 'TaskSummaryUpdated', task.TaskSummaryUpdated, "The runtime's routing summary of the task changed."),
+  def('task', 'MessageMoved', task.MessageMoved, 'The person moved a message from this task to another.'),
+  def('task', 'TasksMerged', task.TasksMerged, 'Two tasks were merged; the source is archived with a pointer.'),
   def('task', 'BriefUpdated', task.BriefUpdated, 'The task brief got a new version.'),
   def('task', 'ChecklistPlanned', task.ChecklistPlanned, 'The task checklist was planned.'),
   def('task', 'ChecklistItemChanged', task.ChecklistItemChanged, 'A checklist item changed status.'),

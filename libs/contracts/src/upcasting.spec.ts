@@ -1,6 +1,7 @@
 import { upcast, type StoredEvent } from './codec';
 import { eventRegistry } from './registry';
 import { sampleIds } from './samples/event-samples';
+import { deterministicUuid } from './ids';
 
 const stored = (type: string, schemaVersion: number, data: Record<string, unknown>): StoredEvent => ({
   type,
@@ -65,6 +66,28 @@ describe('upcasting on read, one test per kind of change', () => {
     expect(read.type).toBe('TurnLeaseRenewed');
     expect(read.data).toEqual({ workerId: 'w1', generation: 1, leaseUntil: '2026-11-30T00:00:30.000Z' });
     assertCurrent('TurnLeaseRenewed', read.data);
+  });
+
+  it('derived fields and reshaped list: a v1 ClarificationRequested gets a card id from its message, a reason, a language, and option ids with actions', () => {
+    const v1 = {
+      messageId: sampleIds.messageId,
+      question: 'Which one?',
+      options: [{ label: 'The poster', taskId: sampleIds.taskId }, { label: 'Something new' }],
+    };
+    const read = upcast(stored('ClarificationRequested', 1, v1));
+    expect(read.metadata.schemaVersion).toBe(2);
+    expect(read.data).toEqual({
+      messageId: sampleIds.messageId,
+      cardId: deterministicUuid('lomo.card', sampleIds.messageId),
+      question: 'Which one?',
+      reason: 'ambiguous',
+      language: 'en',
+      options: [
+        { optionId: 'o1', label: 'The poster', action: 'route', taskId: sampleIds.taskId },
+        { optionId: 'o2', label: 'Something new', action: 'new' },
+      ],
+    });
+    assertCurrent('ClarificationRequested', read.data);
   });
 
   it('no change: a current event passes through untouched (same object)', () => {

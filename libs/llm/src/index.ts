@@ -25,3 +25,4 @@ export {
 export { match, type RequestMatcher } from './scripted/request-matchers';
 // The offline model's language detector is the one the rest of the system speaks with too.
 export { detectLanguage } from './offline/language';
+export * from './embedding-provider.port';

@@ -31,7 +31,21 @@ export interface CompletionRequest {
   maxOutputTokens?: number;
   temperature?: number;
   /** For logs and scripted fixtures only; never sent to a vendor. */
-  trace?: { taskId?: string; turnId?: string; step?: number };
+  trace?: { taskId?: string; turnId?: string; step?: number; purpose?: string };
+  /**
+   * Ask for a JSON answer matching this schema instead of free text or tool calls (structured
+   * output). The openai adapter sends it as `response_format: json_schema` with strict mode; the
+   * answer comes back as JSON text in `CompletionResult.text`. Build it with `structuredOutput()`
+   * (structured-output.ts), which turns a zod schema into the strict JSON Schema; validate the
+   * answer with `completeStructured()`, which also retries an invalid answer once.
+   */
+  responseFormat?: StructuredOutputFormat;
+}
+
+/** A named JSON Schema (strict: every property required, no additional properties). */
+export interface StructuredOutputFormat {
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 export interface TokenUsage {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nonBlank } from './shared';
-import { artifactRef, languageTag, messageId, taskId, userId } from '../ids';
+import { blobRef, nonBlank } from './shared';
+import { artifactRef, languageTag, messageId, taskId, userId, uuid } from '../ids';
 
 export const MAX_MESSAGE_TEXT = 20_000;
 
@@ -20,33 +20,105 @@ export const UserMessageReceived = z.strictObject({
     .optional(),
 });
 
+/** Where a candidate came from: named by the message, bound artefact, recent activity, retrieval, the duplicate check, or a decision the router made moments ago. */
+export const routingCandidateSource = z.enum([
+  'recent',
+  'retrieval',
+  'explicit',
+  'artifact',
+  'duplicate',
+  'recent_decision',
+]);
+
 const routingCandidate = z.strictObject({
   taskId,
   score: z.number().min(0).max(1),
-  source: z.enum(['recent', 'retrieval', 'explicit']),
+  source: routingCandidateSource,
 });
 
 const outcomesWithTask = ['lightweight', 'existing', 'new'] as const;
 
+export const routingOutcome = z.enum(['main', 'lightweight', 'existing', 'new', 'clarify']);
+
 export const RoutingDecided = z
   .strictObject({
     messageId,
-    outcome: z.enum(['main', 'lightweight', 'existing', 'new', 'clarify']),
+    outcome: routingOutcome,
     taskId: taskId.nullable(),
     method: z.enum(['deterministic', 'semantic']),
     candidates: z.array(routingCandidate).max(100),
     reason: z.string().max(2000).optional(),
+    /** The duplicate check run before a new persistent task (DESIGN.md §4 step 2), recorded whatever the verdict. */
+    duplicateCheck: z
+      .strictObject({
+        candidates: z.array(z.strictObject({ taskId, score: z.number().min(0).max(1) })).max(50),
+        verdict: z.enum(['none', 'reuse', 'new', 'ask']),
+      })
+      .optional(),
+    /** The prompt the model saw (a blob reference), when the decision was semantic. */
+    promptRef: blobRef.optional(),
+    /** The model call(s) behind a semantic decision. */
+    modelStep: z
+      .strictObject({
+        model: z.string().min(1).max(200),
+        attempts: z.number().int().min(1).max(10),
+        inputTokens: z.number().int().min(0),
+        outputTokens: z.number().int().min(0),
+        /** Why the model's answer was not used, when it was not (a timeout, two invalid answers). */
+        failure: z.string().max(500).optional(),
+      })
+      .optional(),
+    latencyMs: z.number().min(0).optional(),
+    /** The clarification card this message answered, when it answered one. */
+    answersCardId: uuid.optional(),
   })
   .refine(
     (d) => (outcomesWithTask as readonly string[]).includes(d.outcome) === (d.taskId !== null),
     'taskId is set exactly when the outcome is lightweight, existing or new',
   );
 
+export const clarificationReason = z.enum([
+  'ambiguous',
+  'target_unavailable',
+  'model_unavailable',
+  'invalid_answer',
+  'duplicate',
+  'model_asked',
+]);
+
+const clarificationOption = z.strictObject({
+  /** Stable within the card: what an answer names. */
+  optionId: z.string().regex(/^[a-z0-9_-]{1,64}$/),
+  label: z.string().min(1).max(200),
+  action: z.enum(['route', 'new', 'reopen']),
+  taskId: taskId.optional(),
+});
+
 export const ClarificationRequested = z.strictObject({
   messageId,
+  cardId: uuid,
   question: z.string().min(1).max(4000),
-  options: z.array(z.strictObject({ label: z.string().min(1).max(200), taskId: taskId.optional() })).max(10),
+  options: z.array(clarificationOption).max(10),
+  reason: clarificationReason,
+  language: languageTag,
 });
+
+/** The person answered a clarification card, by a choice or in text; a card is answered once. */
+export const ClarificationAnswered = z
+  .strictObject({
+    cardId: uuid,
+    /** The message the card asked about. */
+    messageId,
+    /** The person's answer as a message on the main line (a card action or a text reply). */
+    answerMessageId: messageId,
+    optionId: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,64}$/)
+      .optional(),
+    text: z.string().min(1).max(MAX_MESSAGE_TEXT).optional(),
+    by: userId,
+  })
+  .refine((d) => d.optionId !== undefined || d.text !== undefined, 'an answer names an option or carries text');
 
 export const MainReplied = z.strictObject({
   messageId,

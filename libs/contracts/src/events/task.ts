@@ -20,6 +20,42 @@ export const TaskUpgraded = z.strictObject({
   from: z.literal('lightweight'),
   to: z.literal('persistent'),
   reason: z.string().min(1).max(2000),
+  /** Who upgraded it: the person, the router (kept revising) or the runtime (a multi-step goal). */
+  by: actorSchema.optional(),
+});
+
+/**
+ * The runtime's short summary of where a task stands, kept current after each turn for routing
+ * (the routing index carries it; DESIGN.md §4 step 2). The latest one stands.
+ */
+export const TaskSummaryUpdated = z.strictObject({
+  summary: z.string().min(1).max(1000),
+  turnId: turnId.optional(),
+  by: actorSchema,
+});
+
+/**
+ * A correction: the person moved a message to another task. On the source task; an unconsumed
+ * item is withdrawn by it, a consumed one stays and the target gets a copy with a note.
+ */
+export const MessageMoved = z.strictObject({
+  itemId,
+  messageId,
+  toTaskId: taskId,
+  consumed: z.boolean(),
+  by: userId,
+});
+
+/**
+ * A correction: two tasks were merged. On the source (its open inbox items move to the target and
+ * it is archived with a pointer) and on the target (the items arrive as deliveries).
+ */
+export const TasksMerged = z.strictObject({
+  sourceTaskId: taskId,
+  targetTaskId: taskId,
+  role: z.enum(['source', 'target']),
+  movedItemIds: z.array(itemId).max(1000),
+  by: userId,
 });
 
 export const BriefUpdated = z.strictObject({
@@ -56,6 +92,8 @@ export const MessageDeliveredToInbox = z
     messageId,
     text: z.string().min(1).max(MAX_MESSAGE_TEXT),
     language: languageTag,
+    /** Set when the message was moved or merged here from another task. */
+    movedFrom: z.strictObject({ taskId, note: z.string().min(1).max(2000), consumedThere: z.boolean() }).optional(),
   })
   .refine((d) => d.itemId === d.messageId, 'itemId equals messageId');
 
@@ -127,7 +165,11 @@ export const TaskStopped = z.strictObject({
   cancelledTurnId: turnId.optional(),
 });
 export const TaskCompleted = z.strictObject({ summary: z.string().max(20_000).optional() });
-export const TaskArchived = z.strictObject({ by: actorSchema });
+export const TaskArchived = z.strictObject({
+  by: actorSchema,
+  /** Set when the task was archived because it was merged into another. */
+  mergedInto: taskId.optional(),
+});
 
 export const ArtifactChangeNoticed = z.strictObject({
   artifactId: uuid,

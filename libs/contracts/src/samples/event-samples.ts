@@ -38,8 +38,25 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     ],
   },
   ClarificationRequested: {
-    valid: { messageId: MSG, question: 'Which poster?', options: [{ label: 'The blue one', taskId: T }] },
-    invalid: [{ messageId: MSG, question: '', options: [] }],
+    valid: {
+      messageId: MSG,
+      cardId: MSG2,
+      question: 'Which poster?',
+      options: [
+        { optionId: 'o1', label: 'The blue one', action: 'route', taskId: T },
+        { optionId: 'new', label: 'Start a new one', action: 'new' },
+      ],
+      reason: 'ambiguous',
+      language: 'en',
+    },
+    invalid: [
+      { messageId: MSG, cardId: MSG2, question: '', options: [], reason: 'ambiguous', language: 'en' },
+      { messageId: MSG, cardId: MSG2, question: 'Which?', options: [], reason: 'bored', language: 'en' },
+    ],
+  },
+  ClarificationAnswered: {
+    valid: { cardId: MSG2, messageId: MSG, answerMessageId: MSG2, optionId: 'o1', by: 'u1' },
+    invalid: [{ cardId: MSG2, messageId: MSG, answerMessageId: MSG2, by: 'u1' }],
   },
   MainReplied: {
     valid: { messageId: MSG, replyId: MSG2, text: 'Hello!', language: 'en' },
@@ -58,8 +75,20 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     invalid: [{ taskId: T, kind: 'forever', goal: 'Design a poster', language: 'en', originMessageId: MSG }],
   },
   TaskUpgraded: {
-    valid: { from: 'lightweight', to: 'persistent', reason: 'needs several steps' },
+    valid: { from: 'lightweight', to: 'persistent', reason: 'needs several steps', by: { kind: 'agent' } },
     invalid: [{ from: 'persistent', to: 'lightweight', reason: 'x' }],
+  },
+  TaskSummaryUpdated: {
+    valid: { summary: 'Three poster drafts, blue palette', turnId: TURN, by: { kind: 'agent' } },
+    invalid: [{ summary: '', by: { kind: 'agent' } }],
+  },
+  MessageMoved: {
+    valid: { itemId: MSG, messageId: MSG, toTaskId: T, consumed: false, by: 'u1' },
+    invalid: [{ itemId: MSG, messageId: MSG, toTaskId: 'elsewhere', consumed: false, by: 'u1' }],
+  },
+  TasksMerged: {
+    valid: { sourceTaskId: T, targetTaskId: MSG2, role: 'source', movedItemIds: [MSG], by: 'u1' },
+    invalid: [{ sourceTaskId: T, targetTaskId: MSG2, role: 'both', movedItemIds: [], by: 'u1' }],
   },
   BriefUpdated: {
     valid: { version: 1, brief: 'A4 poster, blue', by: { kind: 'agent' } },

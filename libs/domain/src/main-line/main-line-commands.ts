@@ -25,11 +25,25 @@ export type RecordRoutingDecision = {
   reason?: string;
 };
 
+/** Ask the person which work a message belongs to; one card per message. */
 export type RequestClarification = {
   type: 'RequestClarification';
   messageId: string;
+  cardId: string;
   question: string;
   options: Data<'ClarificationRequested'>['options'];
+  reason: Data<'ClarificationRequested'>['reason'];
+  language: string;
+};
+
+/** Resolve an open card with the person's answer (a message already on the line); a card is answered once. */
+export type AnswerClarification = {
+  type: 'AnswerClarification';
+  cardId: string;
+  answerMessageId: string;
+  optionId?: string;
+  text?: string;
+  by: string;
 };
 
 export type ReplyInMain = { type: 'ReplyInMain'; messageId: string; replyId: string; text: string; language: string };
@@ -45,4 +59,4 @@ export type ShowTaskCard = {
 };
 
 export type MainLineCommand =
-  ReceiveMessage | RecordRoutingDecision | RequestClarification | ReplyInMain | ShowTaskCard;
+  ReceiveMessage | RecordRoutingDecision | RequestClarification | AnswerClarification | ReplyInMain | ShowTaskCard;

@@ -1,5 +1,6 @@
 import { assertNever, DomainError, type Decider } from '../decider';
 import type {
+  AnswerClarification,
   MainLineCommand,
   ReceiveMessage,
   RecordRoutingDecision,
@@ -45,6 +46,34 @@ function requestClarification(command: RequestClarification, state: MainLineStat
   return [{ type: 'ClarificationRequested', data }];
 }
 
+/**
+ * The card must be open and on this line, the answer a message on it, and a named option one the
+ * card offers. Answering twice is refused (not a no-op): the second answer would route a message
+ * somewhere the person did not get to see decided. The same answer message again is a no-op.
+ */
+function answerClarification(command: AnswerClarification, state: MainLineState): MainLineEvent[] {
+  const card = state.clarifications[command.cardId];
+  if (card === undefined)
+    throw new DomainError(
+      MainLineErrors.CARD_NOT_FOUND,
+      `Clarification card ${command.cardId} is not on this main line`,
+    );
+  if (card.answer !== undefined) {
+    if (card.answer.answerMessageId === command.answerMessageId) return [];
+    throw new DomainError(
+      MainLineErrors.CARD_ALREADY_ANSWERED,
+      `Clarification card ${command.cardId} was answered already`,
+    );
+  }
+  onTheLine(state, command.answerMessageId);
+  if (command.optionId === undefined && command.text === undefined)
+    throw new DomainError(MainLineErrors.INVALID_COMMAND, 'An answer names an option or carries text');
+  if (command.optionId !== undefined && !card.options.some((o) => o.optionId === command.optionId))
+    throw new DomainError(MainLineErrors.UNKNOWN_OPTION, `Card ${command.cardId} offers no option ${command.optionId}`);
+  const { type: _type, ...rest } = command;
+  return [{ type: 'ClarificationAnswered', data: { ...rest, messageId: card.messageId } }];
+}
+
 function replyInMain(command: ReplyInMain, state: MainLineState): MainLineEvent[] {
   onTheLine(state, command.messageId);
   if (state.replies[command.replyId]) return [];
@@ -66,6 +95,8 @@ export function decideMainLine(command: MainLineCommand, state: MainLineState): 
       return recordRoutingDecision(command, state);
     case 'RequestClarification':
       return requestClarification(command, state);
+    case 'AnswerClarification':
+      return answerClarification(command, state);
     case 'ReplyInMain':
       return replyInMain(command, state);
     case 'ShowTaskCard':
@@ -82,8 +113,22 @@ export function evolveMainLine(state: MainLineState, event: MainLineEvent): Main
     case 'RoutingDecided':
       if (state.decisions[event.data.messageId] !== undefined) return state;
       return { ...state, decisions: { ...state.decisions, [event.data.messageId]: event.data } };
-    case 'ClarificationRequested':
-      return { ...state, clarified: { ...state.clarified, [event.data.messageId]: true } };
+    case 'ClarificationRequested': {
+      const { cardId, messageId, options } = event.data;
+      return {
+        ...state,
+        clarified: { ...state.clarified, [messageId]: true },
+        clarifications: { ...state.clarifications, [cardId]: { messageId, options } },
+      };
+    }
+    case 'ClarificationAnswered': {
+      const card = state.clarifications[event.data.cardId];
+      if (card === undefined || card.answer !== undefined) return state;
+      return {
+        ...state,
+        clarifications: { ...state.clarifications, [event.data.cardId]: { ...card, answer: event.data } },
+      };
+    }
     case 'MainReplied':
       return { ...state, replies: { ...state.replies, [event.data.replyId]: true } };
     case 'TaskCardShown':

@@ -5,6 +5,7 @@ export const mainLineEventTypes = [
   'UserMessageReceived',
   'RoutingDecided',
   'ClarificationRequested',
+  'ClarificationAnswered',
   'MainReplied',
   'TaskCardShown',
 ] as const;

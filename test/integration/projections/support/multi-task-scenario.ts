@@ -17,6 +17,7 @@ export const ids = {
   m4: '44444444-0000-4000-8000-000000000004',
   m5: '55555555-0000-4000-8000-000000000005',
   m6: '66666666-0000-4000-8000-000000000006',
+  m6Card: '66666666-0000-4000-8000-0000000000c6',
   m7: '77777777-0000-4000-8000-000000000007',
   m8: '88888888-0000-4000-8000-000000000008',
   cardA: 'caaaaaaa-0000-4000-8000-00000000000a',
@@ -224,11 +225,14 @@ export async function writeMultiTaskScenario(store: EventStore): Promise<void> {
   });
   await w.main('ClarificationRequested', {
     messageId: ids.m6,
+    cardId: ids.m6Card,
     question: 'Which task do you mean?',
     options: [
-      { label: 'Spring fair poster', taskId: taskA },
-      { label: 'Lisbon trip', taskId: taskC },
+      { optionId: 'o1', label: 'Spring fair poster', action: 'route', taskId: taskA },
+      { optionId: 'o2', label: 'Lisbon trip', action: 'route', taskId: taskC },
     ],
+    reason: 'ambiguous',
+    language: 'en',
   });
   await message(w, ids.m7, 'Thanks!');
   await w.main('RoutingDecided', {

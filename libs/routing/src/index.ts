@@ -1,0 +1,2 @@
+export * from './search/search-index.port';
+export * from './bindings/artifact-bindings.port';
