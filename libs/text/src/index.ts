@@ -1,0 +1,2 @@
+export { tokenize, tokenSet, overlap } from './tokenize';
+export { isStopword } from './stopwords';
