@@ -1,6 +1,13 @@
 export * from './model-provider.port';
 export * from './model-errors';
 export { describeRequest } from './describe-request';
+export {
+  completeStructured,
+  structuredOutput,
+  type CompleteStructuredOptions,
+  type StructuredResult,
+  type StructuredSpec,
+} from './structured/structured-output';
 export { estimateTokens, estimateUsage } from './token-estimate';
 export {
   createModelProvider,

@@ -6,7 +6,9 @@ import {
   ModelAbortedError,
   ModelAuthFailedError,
   ModelBadRequestError,
+  ModelInvalidOutputError,
   ModelInvalidResponseError,
+  ModelRefusedError,
   ModelRateLimitedError,
   ModelTimeoutError,
   ModelUnavailableError,
@@ -23,6 +25,8 @@ describe('ModelError', () => {
     new ModelAbortedError(),
     new ModelUnscriptedError('?'),
     new ModelInvalidResponseError('garbage'),
+    new ModelInvalidOutputError('bad json twice', 2, { inputTokens: 10, outputTokens: 4 }),
+    new ModelRefusedError('refused', 'I cannot help with that'),
   ];
 
   it('has one class per stable code, each a LomoError', () => {

@@ -13,6 +13,8 @@ export const MODEL_ERROR_CODES = [
   'MODEL_ABORTED',
   'MODEL_UNSCRIPTED',
   'MODEL_INVALID_RESPONSE',
+  'MODEL_INVALID_OUTPUT',
+  'MODEL_REFUSED',
 ] as const;
 
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
@@ -104,6 +106,37 @@ export class ModelInvalidResponseError extends ModelError {
   readonly retriable = false;
   constructor(message: string, details: Record<string, unknown> = {}, cause?: unknown) {
     super(message, details, cause);
+  }
+}
+
+/**
+ * A structured answer that still did not parse or match its schema after the retry
+ * (structured/structured-output.ts). Not retriable: asking a third time costs more than it
+ * usually fixes; the caller falls back (the router asks the person).
+ */
+export class ModelInvalidOutputError extends ModelError {
+  readonly code = 'MODEL_INVALID_OUTPUT';
+  readonly retriable = false;
+  constructor(
+    message: string,
+    readonly attempts: number,
+    readonly usage: { inputTokens: number; outputTokens: number },
+    details: Record<string, unknown> = {},
+  ) {
+    super(message, { ...details, attempts, usage });
+  }
+}
+
+/** The model declined to answer (OpenAI's `message.refusal`); asking again gets the same. */
+export class ModelRefusedError extends ModelError {
+  readonly code = 'MODEL_REFUSED';
+  readonly retriable = false;
+  constructor(
+    message: string,
+    readonly refusal: string,
+    details: Record<string, unknown> = {},
+  ) {
+    super(message, { ...details, refusal });
   }
 }
 

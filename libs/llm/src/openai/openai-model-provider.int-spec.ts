@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CompletionRequest } from '../model-provider.port';
 import { describeModelProviderContract } from '../testing/model-provider.contract';
 import {
@@ -7,6 +8,7 @@ import {
   type FakeOpenAIReply,
   type FakeOpenAIServer,
 } from '../testing/fake-openai-server';
+import { completeStructured } from '../structured/structured-output';
 import { OpenAIModelProvider } from './openai-model-provider';
 import type { OpenAIModelProviderOptions } from './openai-options';
 
@@ -292,5 +294,79 @@ describe('OpenAIModelProvider with dotted tool names', () => {
       }),
     ).rejects.toMatchObject({ code: 'MODEL_BAD_REQUEST' });
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('OpenAIModelProvider: structured output against a local chat-completions server', () => {
+  const Verdict = z.strictObject({ verdict: z.enum(['yes', 'no']), note: z.string().nullable() });
+  const spec = { name: 'yes_or_no', schema: Verdict };
+  const question: CompletionRequest = { messages: [{ role: 'user', content: 'Is water wet?' }], tools: [] };
+
+  it('sends response_format json_schema strict on the wire and returns the validated answer', async () => {
+    const { provider, server } = await setup([
+      { body: chatCompletionBody({ content: '{"verdict":"yes","note":null}', usage: { prompt: 40, completion: 9 } }) },
+    ]);
+    const result = await completeStructured(provider, question, spec);
+    expect(result).toEqual({
+      value: { verdict: 'yes', note: null },
+      attempts: 1,
+      usage: { inputTokens: 40, outputTokens: 9, cachedInputTokens: 0 },
+      model: 'gpt-fake-2024-01-01',
+    });
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0].body).toEqual({
+      model: 'gpt-test',
+      stream: false,
+      messages: [{ role: 'user', content: 'Is water wet?' }],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'yes_or_no',
+          strict: true,
+          schema: {
+            type: 'object',
+            properties: { verdict: { type: 'string', enum: ['yes', 'no'] }, note: { type: ['string', 'null'] } },
+            required: ['verdict', 'note'],
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+  });
+
+  it('retries an invalid answer once, telling the model why, then gives MODEL_INVALID_OUTPUT', async () => {
+    const { provider, server } = await setup([
+      { body: chatCompletionBody({ content: 'Sure! {"verdict":' }) },
+      { body: chatCompletionBody({ content: '{"verdict":"perhaps","note":null}' }) },
+      { body: chatCompletionBody({ content: '{"verdict":"yes","note":null}' }) },
+    ]);
+    const error = await completeStructured(provider, question, spec).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'MODEL_INVALID_OUTPUT', retriable: false, attempts: 2 });
+    expect(server.requests).toHaveLength(2);
+    const retried = server.requests[1].body as { messages: { role: string; content: string }[] };
+    expect(retried.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(retried.messages[1].content).toBe('Sure! {"verdict":');
+    expect(retried.messages[2].content).toContain('not valid JSON');
+  });
+
+  it('maps a refusal to MODEL_REFUSED without retrying', async () => {
+    const refusal = chatCompletionBody({ content: null });
+    const [choice] = refusal.choices as { message: Record<string, unknown> }[];
+    choice.message.refusal = 'I will not answer that.';
+    const { provider, server } = await setup([{ body: refusal }, { body: chatCompletionBody() }]);
+    await expect(completeStructured(provider, question, spec)).rejects.toMatchObject({ code: 'MODEL_REFUSED' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('keeps a timeout the adapter’s MODEL_TIMEOUT, retried by the adapter, not asked again as invalid output', async () => {
+    const { provider, server } = await setup([{ hang: 'before-headers' }, { hang: 'before-headers' }], {
+      timeoutMs: 200,
+      maxRetries: 1,
+    });
+    await expect(completeStructured(provider, question, spec)).rejects.toMatchObject({
+      code: 'MODEL_TIMEOUT',
+      retriable: true,
+    });
+    expect(server.requests).toHaveLength(2);
   });
 });

@@ -79,7 +79,7 @@ export class OpenAIModelProvider implements ModelProvider {
     callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
       const body: unknown = await this.client.chat.completions.create(params, { signal: attempt.signal });
-      return fromChatCompletion(body, params.model);
+      return fromChatCompletion(body, params.model, { structured: params.response_format !== undefined });
     } catch (error) {
       throw translateOpenAIError(error, { callerAborted: callerSignal?.aborted === true, timedOut, timeoutMs });
     } finally {

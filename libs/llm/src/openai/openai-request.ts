@@ -51,7 +51,11 @@ export function toChatCompletionParams(
   options: { model: string; maxTokensParameter: MaxTokensParameter },
 ): WireParams {
   const params: WireParams = { model: options.model, messages: request.messages.map(toWireMessage), stream: false };
-  if (request.tools.length > 0) {
+  if (request.responseFormat) {
+    // A structured answer is the whole reply: no tools beside it (strict mode answers JSON text).
+    const { name, schema } = request.responseFormat;
+    params.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
+  } else if (request.tools.length > 0) {
     params.tools = request.tools.map(toWireTool);
     if (request.toolChoice !== undefined) params.tool_choice = toWireToolChoice(request.toolChoice, request.tools);
   } else if (request.toolChoice !== undefined && request.toolChoice !== 'auto' && request.toolChoice !== 'none') {

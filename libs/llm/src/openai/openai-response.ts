@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelInvalidResponseError } from '../model-errors';
+import { ModelInvalidResponseError, ModelRefusedError } from '../model-errors';
 import type { CompletionResult, FinishReason, ModelToolCall, TokenUsage } from '../model-provider.port';
 
 // Parsed rather than trusted: "OpenAI-compatible" servers differ in what they omit.
@@ -62,14 +62,29 @@ function usageOf(usage: z.infer<typeof wireUsage> | null | undefined): TokenUsag
   };
 }
 
-/** A chat-completions response body as our CompletionResult, or MODEL_INVALID_RESPONSE. */
-export function fromChatCompletion(body: unknown, requestedModel: string): CompletionResult {
+/**
+ * A chat-completions response body as our CompletionResult, or MODEL_INVALID_RESPONSE. When a
+ * structured answer was asked for, a refusal (`message.refusal`, no content) is MODEL_REFUSED:
+ * its text is no JSON, and asking again would get the same. A free-text reply keeps a refusal as
+ * its text, which the person can read.
+ */
+export function fromChatCompletion(
+  body: unknown,
+  requestedModel: string,
+  options: { structured?: boolean } = {},
+): CompletionResult {
   const parsed = wireCompletion.safeParse(body);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new ModelInvalidResponseError(`not a chat completion: ${issues.join('; ')}`, { issues });
   }
   const [choice] = parsed.data.choices;
+  const { refusal, content } = choice.message;
+  if (options.structured && refusal && !content) {
+    throw new ModelRefusedError(`the model refused to answer: ${refusal}`, refusal, {
+      model: parsed.data.model || requestedModel,
+    });
+  }
   const toolCalls = (choice.message.tool_calls ?? []).map((c) => ({
     id: c.id,
     name: c.function.name,

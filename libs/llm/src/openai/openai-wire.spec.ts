@@ -8,6 +8,20 @@ const tool = { name: 'take_note', description: 'd', parameters: { type: 'object'
 const base: CompletionRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [tool] };
 
 describe('toChatCompletionParams', () => {
+  it('sends a response format as strict json_schema and offers no tools beside it', () => {
+    const schema = { type: 'object', properties: {}, required: [], additionalProperties: false };
+    const params = toChatCompletionParams(
+      { ...base, toolChoice: 'auto', responseFormat: { name: 'route_message', schema } },
+      wire,
+    );
+    expect(params.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'route_message', schema, strict: true },
+    });
+    expect(params).not.toHaveProperty('tools');
+    expect(params).not.toHaveProperty('tool_choice');
+  });
+
   it('passes string tool choices through and sends max_tokens when configured so', () => {
     const params = toChatCompletionParams(
       { ...base, toolChoice: 'required', maxOutputTokens: 9 },
@@ -89,6 +103,15 @@ describe('fromChatCompletion', () => {
       choices: [{ finish_reason: 'stop', message: { content: null, refusal: 'I cannot help with that.' } }],
     };
     expect(fromChatCompletion(body, 'm').text).toBe('I cannot help with that.');
+  });
+
+  it('maps a refusal to MODEL_REFUSED (not retriable) when a structured answer was asked for', () => {
+    const body = {
+      choices: [{ finish_reason: 'stop', message: { content: null, refusal: 'I cannot help with that.' } }],
+    };
+    expect(() => fromChatCompletion(body, 'm', { structured: true })).toThrow(
+      expect.objectContaining({ code: 'MODEL_REFUSED', retriable: false, refusal: 'I cannot help with that.' }),
+    );
   });
 
   const customToolCall = {

@@ -58,6 +58,12 @@ export const match = {
     test: (r) => Object.entries(expected).every(([k, v]) => r.trace?.[k as keyof typeof expected] === v),
   }),
 
+  /** The request asks for a structured answer named `name` (e.g. `route_message`). */
+  responseFormat: (name: string): RequestMatcher => ({
+    description: `asks for structured output ${JSON.stringify(name)}`,
+    test: (r) => r.responseFormat?.name === name,
+  }),
+
   where: (description: string, predicate: (request: CompletionRequest) => boolean): RequestMatcher => ({
     description,
     test: predicate,

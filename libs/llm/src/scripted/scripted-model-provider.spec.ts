@@ -144,6 +144,46 @@ describe('ScriptedModelProvider', () => {
   });
 });
 
+describe('ScriptedModelProvider: structured answers and timeouts', () => {
+  const format = { name: 'route_message', schema: { type: 'object' } };
+
+  it('serialises a json reply as the answer text and matches on the response format', async () => {
+    const answer = { outcome: 'main', reply: 'hi there' };
+    const model = new ScriptedModelProvider([
+      { expect: match.responseFormat('route_message'), reply: { json: answer } },
+    ]);
+    const result = await model.complete(ask('hey', { tools: [], responseFormat: format }));
+    expect(JSON.parse(result.text)).toEqual(answer);
+    expect(model.calls[0].request.responseFormat).toEqual(format);
+  });
+
+  it('replies raw invalid text as it is, so callers can exercise their retries', async () => {
+    const model = new ScriptedModelProvider([{ reply: { text: '{"outcome": ' } }]);
+    await expect(model.complete(ask('hey'))).resolves.toMatchObject({ text: '{"outcome": ' });
+  });
+
+  it('rejects a timeout step with MODEL_TIMEOUT after its delay', async () => {
+    const waited: number[] = [];
+    const model = new ScriptedModelProvider([{ delayMs: 250, timeout: true }], {
+      sleep: async (ms) => void waited.push(ms),
+    });
+    await expect(model.complete(ask('hey'))).rejects.toMatchObject({
+      code: 'MODEL_TIMEOUT',
+      retriable: true,
+      details: { timeoutMs: 250 },
+    });
+    expect(waited).toEqual([250]);
+    expect(model.calls[0].outcome).toBe('failed');
+  });
+
+  it('says whether it was ever called', async () => {
+    const model = new ScriptedModelProvider([{ reply: { text: 'ok' } }]);
+    expect(model.neverCalled).toBe(true);
+    await model.complete(ask('hey'));
+    expect(model.neverCalled).toBe(false);
+  });
+});
+
 describeModelProviderContract('scripted', async () => ({
   provider: new ScriptedModelProvider(Array.from({ length: 3 }, () => ({ reply: { text: 'Hello!' } }))),
 }));

@@ -1,6 +1,12 @@
 import { sleep as realSleep } from '@lomo/resilience';
 import { describeRequest } from '../describe-request';
-import { ModelAbortedError, ModelError, ModelUnscriptedError, throwIfAborted } from '../model-errors';
+import {
+  ModelAbortedError,
+  ModelError,
+  ModelTimeoutError,
+  ModelUnscriptedError,
+  throwIfAborted,
+} from '../model-errors';
 import type {
   CompletionRequest,
   CompletionResult,
@@ -13,6 +19,11 @@ import type { RequestMatcher } from './request-matchers';
 
 export interface ScriptedReply {
   text?: string;
+  /**
+   * A structured answer: serialised with JSON.stringify as the reply text (wins over `text`).
+   * For an invalid answer (to exercise the structured-output retry) script raw `text` instead.
+   */
+  json?: unknown;
   /** `id` defaults to a stable `scripted_{step}_{index}`; object arguments are JSON-encoded. */
   toolCalls?: ReadonlyArray<{ id?: string; name: string; arguments?: string | Record<string, unknown> }>;
   /** Defaults to an estimate from character counts. */
@@ -31,6 +42,11 @@ export interface ScriptedStep {
   /** Reject with this instead of replying (e.g. a MODEL_UNAVAILABLE to exercise retries). */
   fail?: ModelError;
   delayMs?: number;
+  /**
+   * Reject with MODEL_TIMEOUT (after `delayMs`, if set) as an adapter does when its deadline
+   * fires and its retries are spent; the number is the timeout the error reports.
+   */
+  timeout?: true | number;
   /** Never answer; reject with MODEL_ABORTED once the request's signal fires. */
   hangUntilAborted?: boolean;
 }
@@ -74,6 +90,11 @@ export class ScriptedModelProvider implements ModelProvider {
 
   get calls(): readonly ScriptedCall[] {
     return this.recorded;
+  }
+
+  /** True when no request reached this model at all (the deterministic paths assert it). */
+  get neverCalled(): boolean {
+    return this.recorded.length === 0;
   }
 
   get remainingSteps(): number {
@@ -144,6 +165,10 @@ export class ScriptedModelProvider implements ModelProvider {
       if (request.signal?.aborted) throw new ModelAbortedError(undefined, error);
       throw error;
     }
+    if (step.timeout !== undefined) {
+      const timeoutMs = step.timeout === true ? step.delayMs : step.timeout;
+      throw new ModelTimeoutError(`scripted timeout${timeoutMs ? ` after ${timeoutMs} ms` : ''}`, timeoutMs);
+    }
     if (step.fail) throw step.fail;
     const reply = typeof step.reply === 'function' ? step.reply(request) : (step.reply ?? {});
     return this.toResult(reply, stepIndex, request);
@@ -170,7 +195,7 @@ export class ScriptedModelProvider implements ModelProvider {
       name: c.name,
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
     }));
-    const text = reply.text ?? '';
+    const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
     return {
       text,
       toolCalls,
