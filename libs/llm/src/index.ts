@@ -31,5 +31,14 @@ export {
 } from './scripted/scripted-model-provider';
 export { match, type RequestMatcher } from './scripted/request-matchers';
 // The offline model's language detector is the one the rest of the system speaks with too.
-export { detectLanguage } from './offline/language';
+export { detectLanguage, replyLanguage, OFFLINE_LANGUAGES, type OfflineLanguage } from './offline/language';
+export { chineseScript, toTraditional, type ChineseScript } from './offline/han-script';
+export {
+  routerPhrase,
+  ROUTER_PHRASE_KINDS,
+  type RouterPhraseKind,
+  type RouterPhraseVars,
+} from './offline/router-phrases';
+export { routeOffline, scoreCandidates, ROUTING_POLICY } from './offline/routing-policy';
+export { checkDuplicateOffline, DUPLICATE_POLICY } from './offline/duplicate-policy';
 export * from './embedding-provider.port';

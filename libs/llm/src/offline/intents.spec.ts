@@ -1,5 +1,5 @@
 import { detectIntent, payloadOf, pickTool } from './intents';
-import { declaredLanguage, detectLanguage } from './language';
+import { declaredLanguage, detectLanguage, replyLanguage } from './language';
 
 const tool = (name: string, description = '') => ({ name, description, parameters: { type: 'object' } });
 
@@ -39,9 +39,31 @@ describe('offline intents', () => {
   });
 });
 
+describe('replyLanguage', () => {
+  it.each([
+    ['zh-Hant', 'zh-Hant'],
+    ['zh-TW', 'zh-Hant'],
+    ['zh-Hant-HK', 'zh-Hant'],
+    ['zh-HK', 'zh-Hant'],
+    ['zh', 'zh-Hans'],
+    ['zh-CN', 'zh-Hans'],
+    ['zh-Hans', 'zh-Hans'],
+    ['fr-CA', 'fr'],
+    ['de', 'de'],
+    ['ja', 'en'],
+    [undefined, 'en'],
+  ])('%s → %s', (tag, language) => {
+    expect(replyLanguage(tag)).toBe(language);
+  });
+});
+
 describe('detectLanguage', () => {
   it.each([
-    ['记住这个', 'zh'],
+    ['记住这个', 'zh-Hans'],
+    ['幫我畫一張圖', 'zh-Hant'],
+    ['帮我画一张图', 'zh-Hans'],
+    ['這個顏色還可以嗎', 'zh-Hant'],
+    ['你好', 'zh-Hans'],
     ['Merci pour tout, à demain', 'fr'],
     ['Ich möchte eine Notiz', 'de'],
     ['¿Puedes ayudarme?', 'es'],
@@ -54,7 +76,9 @@ describe('detectLanguage', () => {
 
   it('reads a language the caller declared in a system message', () => {
     expect(declaredLanguage(['Task goal: x\nLanguage of the person: fr\nTask kind: persistent'])).toBe('fr');
-    expect(declaredLanguage(['Reply language: zh-CN'])).toBe('zh');
+    expect(declaredLanguage(['Reply language: zh-CN'])).toBe('zh-Hans');
+    expect(declaredLanguage(['Reply language: zh-TW'])).toBe('zh-Hant');
+    expect(declaredLanguage(['Reply language: zh-Hant'])).toBe('zh-Hant');
     expect(declaredLanguage(['Language: ja', 'nothing here'])).toBeUndefined();
   });
 });

@@ -11,11 +11,20 @@
  * - otherwise it spots a keyword intent (delete / export / history / note, in that priority),
  *   picks the offered tool whose name and description fit it best (it knows no registry, only
  *   the request), fills the arguments from the tool's JSON Schema, and calls that one tool;
- * - with nothing to do it greets or acknowledges, and says what it is.
+ * - with nothing to do it greets or acknowledges, and says what it is;
+ * - asked for a structured `route_message` or `check_duplicate` answer (the router), it reads the
+ *   RoutingPrompt / DuplicatePrompt JSON of the last user message and answers by the rules of
+ *   routing-policy.ts / duplicate-policy.ts (see README.md beside this file).
  * Usage is estimated from character counts. It does not understand anything; configure an
  * OpenAI-compatible endpoint (LOMO_MODEL_PROVIDER=openai) for real behaviour.
  */
-import { throwIfAborted } from '../model-errors';
+import {
+  DUPLICATE_ANSWER_SCHEMA_NAME,
+  DuplicatePrompt,
+  ROUTING_ANSWER_SCHEMA_NAME,
+  RoutingPrompt,
+} from '@lomo/contracts';
+import { ModelBadRequestError, throwIfAborted } from '../model-errors';
 import type {
   ChatMessage,
   CompletionRequest,
@@ -25,10 +34,12 @@ import type {
   ToolSpec,
 } from '../model-provider.port';
 import { estimateUsage } from '../token-estimate';
+import { checkDuplicateOffline } from './duplicate-policy';
 import { detectIntent, payloadOf, pickTool } from './intents';
 import { declaredLanguage, detectLanguage } from './language';
 import { isGreeting, PHRASES } from './phrases';
 import { buildArguments, idCandidatesFrom } from './tool-arguments';
+import { routeOffline } from './routing-policy';
 import { readToolResult } from './tool-result';
 
 export const OFFLINE_MODEL_NAME = 'lomo-offline-policy-1';
@@ -84,12 +95,39 @@ function decide(request: CompletionRequest): Decision {
   return { text: isGreeting(userText) ? phrases.greeting : phrases.acknowledged, toolCalls: [] };
 }
 
+function lastUserJson(request: CompletionRequest): unknown {
+  const index = lastIndexOfRole(request.messages, 'user');
+  try {
+    return index >= 0 ? JSON.parse(request.messages[index].content) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON text of a structured answer; only the router's two formats are known here. */
+function structured(request: CompletionRequest): string {
+  const name = request.responseFormat?.name;
+  const input = lastUserJson(request);
+  if (name === ROUTING_ANSWER_SCHEMA_NAME) {
+    const prompt = RoutingPrompt.safeParse(input);
+    if (prompt.success) return JSON.stringify(routeOffline(prompt.data));
+  } else if (name === DUPLICATE_ANSWER_SCHEMA_NAME) {
+    const prompt = DuplicatePrompt.safeParse(input);
+    if (prompt.success) return JSON.stringify(checkDuplicateOffline(prompt.data));
+  } else {
+    throw new ModelBadRequestError(`the offline model knows no structured output "${String(name)}"`, { name });
+  }
+  throw new ModelBadRequestError(`the offline model's "${name}" needs its prompt as JSON in the last user message`, {
+    name,
+  });
+}
+
 export class OfflineModelProvider implements ModelProvider {
   readonly name = 'offline';
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     throwIfAborted(request.signal);
-    const { text, toolCalls } = decide(request);
+    const { text, toolCalls } = request.responseFormat ? { text: structured(request), toolCalls: [] } : decide(request);
     const output = text + toolCalls.map((c) => c.name + c.arguments).join('');
     return {
       text,

@@ -1,3 +1,4 @@
+import { toTraditional } from './han-script';
 import type { OfflineLanguage } from './language';
 import type { Intent } from './intents';
 
@@ -13,7 +14,33 @@ interface Phrases {
 const CAPABILITIES_EN =
   'I am the offline demo policy, not a model: I can take notes, show the history, export and delete notes.';
 
+const SIMPLIFIED: Phrases = {
+  greeting: '你好！我是离线演示策略，不是模型：我可以记笔记、查看历史、导出和删除笔记。',
+  acknowledged: '收到。我是离线演示策略，不是模型：我可以记笔记、查看历史、导出和删除笔记。',
+  done: (tool, summary) => `已完成（${tool}）：${summary}`,
+  failed: (tool, summary) => `没有成功（${tool}）：${summary}`,
+  noTool: (intent) => `这里无法完成：没有可用的${intent}工具。`,
+  intents: { note: '笔记', history: '历史', export: '导出', delete: '删除' },
+};
+
+// The same phrases in Traditional characters; tool names and summaries pass through unchanged.
+const TRADITIONAL: Phrases = {
+  greeting: toTraditional(SIMPLIFIED.greeting),
+  acknowledged: toTraditional(SIMPLIFIED.acknowledged),
+  done: (tool, summary) => `${toTraditional('已完成')}（${tool}）：${summary}`,
+  failed: (tool, summary) => `${toTraditional('没有成功')}（${tool}）：${summary}`,
+  noTool: (intent) => toTraditional(SIMPLIFIED.noTool(intent)),
+  intents: {
+    note: toTraditional(SIMPLIFIED.intents.note),
+    history: toTraditional(SIMPLIFIED.intents.history),
+    export: toTraditional(SIMPLIFIED.intents.export),
+    delete: toTraditional(SIMPLIFIED.intents.delete),
+  },
+};
+
 export const PHRASES: Record<OfflineLanguage, Phrases> = {
+  'zh-Hans': SIMPLIFIED,
+  'zh-Hant': TRADITIONAL,
   en: {
     greeting: `Hello! ${CAPABILITIES_EN}`,
     acknowledged: `Got it. ${CAPABILITIES_EN}`,
@@ -21,14 +48,6 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     failed: (tool, summary) => `That did not work (${tool}): ${summary}`,
     noTool: (intent) => `I cannot do that here: no ${intent} tool is available.`,
     intents: { note: 'note-taking', history: 'history', export: 'export', delete: 'delete' },
-  },
-  zh: {
-    greeting: '你好！我是离线演示策略，不是模型：我可以记笔记、查看历史、导出和删除笔记。',
-    acknowledged: '收到。我是离线演示策略，不是模型：我可以记笔记、查看历史、导出和删除笔记。',
-    done: (tool, summary) => `已完成（${tool}）：${summary}`,
-    failed: (tool, summary) => `没有成功（${tool}）：${summary}`,
-    noTool: (intent) => `这里无法完成：没有可用的${intent}工具。`,
-    intents: { note: '笔记', history: '历史', export: '导出', delete: '删除' },
   },
   fr: {
     greeting:
