@@ -42,3 +42,17 @@ export {
 export { routeOffline, scoreCandidates, ROUTING_POLICY } from './offline/routing-policy';
 export { checkDuplicateOffline, DUPLICATE_POLICY } from './offline/duplicate-policy';
 export * from './embedding-provider.port';
+export { HashingEmbeddingProvider, HASHING_EMBEDDING_DEFAULTS } from './embeddings/hashing-embedding-provider';
+export {
+  OpenAIEmbeddingProvider,
+  OPENAI_EMBEDDING_DEFAULTS,
+  type OpenAIEmbeddingProviderOptions,
+} from './embeddings/openai-embedding-provider';
+export {
+  createEmbeddingProvider,
+  embeddingProviderKind,
+  EMBEDDING_CONFIG_ENV,
+  EMBEDDING_PROVIDER_KINDS,
+  type EmbeddingProviderConfig,
+  type EmbeddingProviderKind,
+} from './embeddings/create-embedding-provider';

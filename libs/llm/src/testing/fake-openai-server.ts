@@ -162,3 +162,17 @@ export async function startFakeOpenAIServer(
       })),
   };
 }
+
+/** An embeddings response body as api.openai.com sends it (`reversed` lists the items backwards). */
+export function embeddingsBody(
+  vectors: ReadonlyArray<readonly number[]>,
+  options: { model?: string; reversed?: boolean } = {},
+): Record<string, unknown> {
+  const data = vectors.map((embedding, index) => ({ object: 'embedding', index, embedding: [...embedding] }));
+  return {
+    object: 'list',
+    data: options.reversed ? data.reverse() : data,
+    model: options.model ?? 'embed-fake',
+    usage: { prompt_tokens: 4, total_tokens: 4 },
+  };
+}

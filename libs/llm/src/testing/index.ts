@@ -2,6 +2,7 @@
 export { describeModelProviderContract, type ModelProviderHarness } from './model-provider.contract';
 export {
   chatCompletionBody,
+  embeddingsBody,
   errorReply,
   startFakeOpenAIServer,
   type FakeOpenAIReply,
