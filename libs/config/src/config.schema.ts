@@ -53,6 +53,10 @@ export const configShape = {
   OPENAI_API_KEY: z.string().min(1).optional(),
   LOMO_MODEL: z.string().min(1).max(200),
   LOMO_MODEL_TIMEOUT_MS: positiveInt(600_000),
+  LOMO_EMBEDDING_PROVIDER: z.enum(['hashing', 'openai']).optional(),
+  LOMO_EMBEDDING_BASE_URL: z.url().optional(),
+  LOMO_EMBEDDING_MODEL: z.string().min(1).max(200),
+  LOMO_EMBEDDING_DIMENSIONS: positiveInt(65_536).optional(),
   LOMO_WORKER_ID: z
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,128}$/)
@@ -195,6 +199,17 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_MODEL_TIMEOUT_MS: {
     default: '60000',
     meaning: 'Timeout of one model call (retriable errors are retried with backoff)',
+  },
+  LOMO_EMBEDDING_PROVIDER: {
+    default: '<openai when LOMO_MODEL_PROVIDER=openai, else hashing>',
+    meaning:
+      'Summary vectors for routing retrieval: `hashing`: local feature hashing of words and Han bigrams (lexical, not semantic; no network); `openai`: the embeddings endpoint',
+  },
+  LOMO_EMBEDDING_BASE_URL: { default: '$OPENAI_BASE_URL', meaning: 'Base URL of the embeddings endpoint' },
+  LOMO_EMBEDDING_MODEL: { default: 'text-embedding-3-small', meaning: 'Embedding model sent to the endpoint' },
+  LOMO_EMBEDDING_DIMENSIONS: {
+    default: '<256 for hashing, 1536 for openai>',
+    meaning: 'Length of the vectors (sent to the endpoint as `dimensions`)',
   },
   LOMO_WORKER_ID: {
     default: '<embedded: made once, kept in $LOMO_DATA_DIR/executor-identity.sqlite; distributed: hostname-pid>',

@@ -69,6 +69,19 @@ describe('loadConfig: model and runtime settings', () => {
   it('requires an API key for the openai provider', () => {
     expect(() => loadConfig({ LOMO_MODEL_PROVIDER: 'openai' })).toThrow(/OPENAI_API_KEY: required/);
   });
+
+  it('reads the embedding settings, leaving the embedder to follow the model when unset', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ LOMO_EMBEDDING_MODEL: 'text-embedding-3-small' });
+    expect(c.LOMO_EMBEDDING_PROVIDER).toBeUndefined();
+    expect(c.LOMO_EMBEDDING_DIMENSIONS).toBeUndefined();
+    expect(loadConfig({ LOMO_EMBEDDING_PROVIDER: 'hashing', LOMO_EMBEDDING_DIMENSIONS: '512' })).toMatchObject({
+      LOMO_EMBEDDING_PROVIDER: 'hashing',
+      LOMO_EMBEDDING_DIMENSIONS: 512,
+    });
+    expect(() => loadConfig({ LOMO_EMBEDDING_PROVIDER: 'openai' })).toThrow(/OPENAI_API_KEY: required/);
+    expect(() => loadConfig({ LOMO_EMBEDDING_PROVIDER: 'word2vec' })).toThrow(/LOMO_EMBEDDING_PROVIDER/);
+  });
 });
 
 describe('loadConfig: LOMO_SECRETS_KEY', () => {

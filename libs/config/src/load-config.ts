@@ -77,6 +77,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.LOMO_MODEL_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
       problems.push({ variable: 'OPENAI_API_KEY', message: 'required when LOMO_MODEL_PROVIDER=openai' });
     }
+    if (c.LOMO_EMBEDDING_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
+      problems.push({ variable: 'OPENAI_API_KEY', message: 'required when LOMO_EMBEDDING_PROVIDER=openai' });
+    }
     if (c.LOMO_WEBHOOK_BACKOFF_MAX_MS < c.LOMO_WEBHOOK_BACKOFF_INITIAL_MS) {
       problems.push({
         variable: 'LOMO_WEBHOOK_BACKOFF_MAX_MS',
