@@ -84,6 +84,19 @@ describe('routeOffline: content match and the margin', () => {
     expect(fr).toMatchObject({ outcome: 'clarify', question: routerPhrase('ambiguous', 'fr') });
   });
 
+  it('words of how to change (warmer, bigger, 颜色, 一点) do not dilute the match, in Chinese too', () => {
+    expect(route('the herb illustrations a bit brighter please', [garden, invoice])).toMatchObject({
+      outcome: 'existing',
+      taskRef: 't1',
+    });
+    const menu = task('t1', '面包店的菜单');
+    const trip = task('t2', '露营装备清单');
+    expect(route('菜单的字体改大一点', [menu, trip], { language: 'zh-Hans' })).toMatchObject({
+      outcome: 'existing',
+      taskRef: 't1',
+    });
+  });
+
   it('asking for another one does not go back to the matching task', () => {
     expect(route('design another invoice template for a florist', [invoice])).toMatchObject({ outcome: 'new' });
   });
@@ -95,6 +108,11 @@ describe('routeOffline: deictic follow-ups', () => {
     const result = route('make it darker', [garden, just, invoice]);
     expect(result).toMatchObject({ outcome: 'existing', taskRef: 't3' });
     expect(result.scores.find((s) => s.ref === 't3')?.score).toBe(ROUTING_POLICY.deicticScore);
+  });
+
+  it('a reference back in time counts even beside a series word', () => {
+    const result = route('tweak the previous batch of sets', [garden, invoice]);
+    expect(result).toMatchObject({ outcome: 'existing', taskRef: 't2' });
   });
 
   it('else to the most recently active candidate, in Chinese too', () => {

@@ -13,8 +13,8 @@
  *    for something new ("another", 新): best ≥ `matchThreshold` and more than `clarifyMargin`
  *    above the second → `existing`; best ≥ `matchThreshold` with the second within the margin →
  *    `clarify` (question in the person's language).
- * 4. Deictic follow-up ("it", "that one", 它, 这个; or "again", 再, even beside a one-shot object)
- *    with no content match → `existing`: the `recent_decision` candidate, else the most recently
+ * 4. Deictic follow-up ("it", "that one", 它, 这个, unless beside a one-shot object or a series
+ *    word; "again", 再, "the last", 上次, always) with no content match → `existing`: the `recent_decision` candidate, else the most recently
  *    active one. Its score is raised to `deicticScore` so the router's margin guard sees it
  *    clearly ahead.
  * 5. A question with no making verb → `main`: what the demo can do.
@@ -30,11 +30,13 @@ import { replyLanguage } from './language';
 import { routerPhrase } from './router-phrases';
 import {
   AGAIN,
+  BACK_REFERENCES,
   CAPABILITY_WORDS,
   DEICTICS,
   GREETINGS,
   MAKING_VERBS,
   mentions,
+  MODIFIERS,
   NEW_MARKERS,
   ONE_SHOT_OBJECTS,
   QUESTION_WORDS,
@@ -69,25 +71,28 @@ const answer = (partial: Partial<RoutingAnswer> & Pick<RoutingAnswer, 'outcome' 
 
 const round = (n: number) => Math.round(Math.min(1, Math.max(0, n)) * 100) / 100;
 
-// Tokens of the policy's own generic words, which say how to route, not what the work is about.
-const GENERIC = (() => {
-  const tokens = new Set<string>();
-  const lists: WordList[] = [
-    GREETINGS,
-    THANKS,
-    MAKING_VERBS,
-    DEICTICS,
-    AGAIN,
-    NEW_MARKERS,
-    QUESTION_WORDS,
-    CAPABILITY_WORDS,
-  ];
-  for (const l of lists) for (const word of [...l.latin, ...l.han]) for (const t of tokenSet(word)) tokens.add(t);
-  return tokens;
-})();
+// The policy's own generic words say how to route, not what the work is about; they are cut out
+// of the message before tokenizing, so Han bigrams across them do not count either.
+const GENERIC_LISTS: WordList[] = [
+  GREETINGS,
+  THANKS,
+  MAKING_VERBS,
+  DEICTICS,
+  AGAIN,
+  BACK_REFERENCES,
+  NEW_MARKERS,
+  QUESTION_WORDS,
+  CAPABILITY_WORDS,
+  MODIFIERS,
+];
+const GENERIC_LATIN = new Set(GENERIC_LISTS.flatMap((l) => l.latin));
+const GENERIC_HAN = [...new Set(GENERIC_LISTS.flatMap((l) => l.han))].sort((a, b) => b.length - a.length);
 
 function contentTokens(text: string): Set<string> {
-  return new Set([...tokenSet(text)].filter((t) => !GENERIC.has(t)));
+  let rest = text.normalize('NFKC').toLowerCase();
+  for (const han of GENERIC_HAN) rest = rest.split(han).join(' ');
+  const words = rest.split(/([\p{L}\p{N}][\p{L}\p{N}\p{M}'’-]*)/u);
+  return tokenSet(words.map((w) => (GENERIC_LATIN.has(w) ? ' ' : w)).join(''));
 }
 
 /** Each candidate's content score: share of the message's content tokens in its goal + summary. */
@@ -152,7 +157,7 @@ export function routeOffline(prompt: RoutingPrompt): RoutingAnswer {
 
   const oneShot = has(ONE_SHOT_OBJECTS);
   const series = has(SERIES_MARKERS);
-  const deictic = has(AGAIN) || (has(DEICTICS) && !oneShot && !series);
+  const deictic = has(AGAIN) || has(BACK_REFERENCES) || (has(DEICTICS) && !oneShot && !series);
   const noContentMatch = (best?.score ?? 0) === 0;
   if (deictic && noContentMatch && !has(NEW_MARKERS)) {
     const target = mostRecent(prompt.candidates);

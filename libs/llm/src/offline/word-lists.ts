@@ -47,11 +47,25 @@ export const SERIES_MARKERS = list(
 /** Words pointing back at something just made ("it", "that one", "again"). */
 export const DEICTICS = list(
   'it its that this them those these same ça cela pareil das dies diese dieses gleiche eso esto',
-  '它 这个 這個 那个 那個 这张 這張 那张 那張 这些 這些 那些 刚才 剛才 上次 同样 同樣',
+  '它 这个 這個 那个 那個 这张 這張 那张 那張 这些 這些 那些 同样 同樣',
+);
+
+/** Pointing back in time ("the last set", 上次): a follow-up even beside a series word. */
+export const BACK_REFERENCES = list(
+  'last previous earlier dernier dernière letzte letzten último última',
+  '上次 刚才 剛才 之前',
 );
 
 /** "Again": a repeat of the last job, even beside a one-shot object ("one more, again"). */
 export const AGAIN = list('again encore nochmal wieder otra', '再');
+
+/** How a change is asked for (degree, direction, attribute): they say nothing about which work. */
+export const MODIFIERS = list(
+  'last previous earlier time bit little more less slightly much warmer cooler brighter darker bigger smaller larger ' +
+    'shorter longer lighter bolder softer version colour color colours colors font size tone style please now also too very ' +
+    'plus moins peu couleur mehr weniger bisschen farbe más menos poco',
+  '一点 一點 一些 颜色 顏色 字体 字體 改成 变成 變成 大 小 暖 冷 亮 暗 些',
+);
 
 /** Words asking for something new beside what exists ("another", "a new one"). */
 export const NEW_MARKERS = list(
