@@ -97,6 +97,11 @@ describe('routeOffline: content match and the margin', () => {
     });
   });
 
+  it('a making verb introducing a new object needs a close match to be a follow-up', () => {
+    expect(route('design a flyer for the bakery', [invoice])).toMatchObject({ outcome: 'new' });
+    expect(route('add a logo to the bakery invoice', [invoice])).toMatchObject({ outcome: 'existing', taskRef: 't2' });
+  });
+
   it('asking for another one does not go back to the matching task', () => {
     expect(route('design another invoice template for a florist', [invoice])).toMatchObject({ outcome: 'new' });
   });

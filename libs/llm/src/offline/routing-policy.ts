@@ -10,7 +10,8 @@
  * 2. Greeting or thanks with no making verb → `main`, a short reply in the person's language.
  * 3. Content match: each candidate scores the share of the message's content tokens (@lomo/text
  *    tokens minus the policy's generic words) found in its goal + summary. Unless the message asks
- *    for something new ("another", 新): best ≥ `matchThreshold` and more than `clarifyMargin`
+ *    for something new ("another", 新): best ≥ `matchThreshold` (≥ `newObjectMatch` when a making
+ *    verb introduces a new object: "design a …", 做一张) and more than `clarifyMargin`
  *    above the second → `existing`; best ≥ `matchThreshold` with the second within the margin →
  *    `clarify` (question in the person's language).
  * 4. Deictic follow-up ("it", "that one", 它, 这个, unless beside a one-shot object or a series
@@ -34,6 +35,7 @@ import {
   CAPABILITY_WORDS,
   DEICTICS,
   GREETINGS,
+  INDEFINITES,
   MAKING_VERBS,
   mentions,
   MODIFIERS,
@@ -53,6 +55,8 @@ export const ROUTING_POLICY = {
   clarifyMargin: 0.15,
   /** Share of an option label's tokens the message must contain to answer a clarification. */
   optionMatch: 0.5,
+  /** Least content score for a follow-up when a making verb introduces a new object ("design a …"). */
+  newObjectMatch: 0.67,
   /** The score given to the task a deictic follow-up goes to. */
   deicticScore: 0.6,
   /** Messages with more tokens than this are multi-step goals. */
@@ -130,6 +134,14 @@ function mostRecent(candidates: readonly RoutingPromptCandidate[]): RoutingPromp
   return [...candidates].sort((a, b) => Date.parse(b.lastActiveAt) - Date.parse(a.lastActiveAt))[0];
 }
 
+/** A making verb directly followed by an indefinite article or counter ("design a …", 做一张). */
+function introducesNewObject(text: string, words: readonly string[]): boolean {
+  for (let i = 0; i + 1 < words.length; i += 1) {
+    if (MAKING_VERBS.latin.includes(words[i]!) && INDEFINITES.latin.includes(words[i + 1]!)) return true;
+  }
+  return MAKING_VERBS.han.some((verb) => INDEFINITES.han.some((counter) => text.includes(verb + counter)));
+}
+
 /** The demo policy's answer to a routing prompt; deterministic. */
 export function routeOffline(prompt: RoutingPrompt): RoutingAnswer {
   const { text, language: tag } = prompt.message;
@@ -148,7 +160,8 @@ export function routeOffline(prompt: RoutingPrompt): RoutingAnswer {
 
   const ranked = [...scores].sort((a, b) => b.score - a.score);
   const [best, second] = ranked;
-  if (best && best.score >= ROUTING_POLICY.matchThreshold && !has(NEW_MARKERS)) {
+  const needed = introducesNewObject(text, words) ? ROUTING_POLICY.newObjectMatch : ROUTING_POLICY.matchThreshold;
+  if (best && best.score >= needed && !has(NEW_MARKERS)) {
     if (second && best.score - second.score <= ROUTING_POLICY.clarifyMargin) {
       return answer({ outcome: 'clarify', scores, question: routerPhrase('ambiguous', language) });
     }

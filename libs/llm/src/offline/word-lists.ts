@@ -100,3 +100,9 @@ export function mentions(text: string, words: readonly string[], list: WordList)
   if (list.han.some((h) => text.includes(h))) return true;
   return words.some((w) => list.latin.includes(w));
 }
+
+/** Indefinite articles and counters: after a making verb they introduce a new object ("make a …", 做一张). */
+export const INDEFINITES = list(
+  'a an one un une ein eine einen uno una',
+  '一个 一個 一张 一張 一份 一套 一幅 一篇 一首 一组 一組',
+);
