@@ -124,6 +124,16 @@ const addUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => {
 
 const MAX_ECHO = 500;
 
+// The router asks with the same schema for every message; build its JSON Schema once per name.
+const formats = new WeakMap<z.ZodType, Map<string, StructuredOutputFormat>>();
+function cachedFormat<T>(spec: StructuredSpec<T>): StructuredOutputFormat {
+  let byName = formats.get(spec.schema);
+  if (!byName) formats.set(spec.schema, (byName = new Map()));
+  let format = byName.get(spec.name);
+  if (!format) byName.set(spec.name, (format = structuredOutput(spec.name, spec.schema)));
+  return format;
+}
+
 /**
  * One structured answer: sends `responseFormat`, parses the text as JSON and validates it with
  * the zod schema. An invalid answer is asked again (`retries` times, default once) with the
@@ -137,7 +147,7 @@ export async function completeStructured<T>(
   spec: StructuredSpec<T>,
   options: CompleteStructuredOptions = {},
 ): Promise<StructuredResult<T>> {
-  const responseFormat = structuredOutput(spec.name, spec.schema);
+  const responseFormat = cachedFormat(spec);
   const maxAttempts = 1 + Math.max(0, options.retries ?? 1);
   let messages: readonly ChatMessage[] = request.messages;
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
