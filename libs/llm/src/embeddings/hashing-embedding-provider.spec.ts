@@ -39,14 +39,4 @@ describe('HashingEmbeddingProvider (lexical, local)', () => {
       code: 'MODEL_ABORTED',
     });
   });
-
-  it('embeds one short text well under 0.1 ms', () => {
-    const text = 'make the autumn poster series warmer, 海报颜色暖一点';
-    for (let i = 0; i < 200; i += 1) embedder.embedOne(text);
-    const runs = 2000;
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < runs; i += 1) embedder.embedOne(text);
-    const perTextMs = Number(process.hrtime.bigint() - started) / 1e6 / runs;
-    expect(perTextMs).toBeLessThan(0.1);
-  });
 });
