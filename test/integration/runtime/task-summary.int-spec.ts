@@ -40,9 +40,10 @@ describe('the routing summary after each turn', () => {
     ]);
     // Each summary comes after its turn's close, never before it.
     const types = typesOf(task);
-    const closeOf = (turnId: string) => task.findIndex((e) => e.type === 'TurnClosed' && e.data.turnId === turnId);
+    const closeOf = (turnId: string) =>
+      task.findIndex((e) => e.type === 'TurnClosed' && (e.data as { turnId: string }).turnId === turnId);
     const summaryOf = (turnId: string) =>
-      task.findIndex((e) => e.type === 'TaskSummaryUpdated' && e.data.turnId === turnId);
+      task.findIndex((e) => e.type === 'TaskSummaryUpdated' && (e.data as { turnId: string }).turnId === turnId);
     expect(summaryOf(turns[0])).toBeGreaterThan(closeOf(turns[0]));
     expect(summaryOf(turns[2])).toBeGreaterThan(closeOf(turns[2]));
     expect(types.filter((t) => t === 'TurnClosed')).toHaveLength(3);
