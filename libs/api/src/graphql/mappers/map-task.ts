@@ -20,7 +20,8 @@ export function mapTask(d: TaskDocument): Task {
 
 export function mapInboxItem(d: InboxItemDocument): InboxItem {
   return {
-    id: d._id,
+    // The document id is `{taskId}:{itemId}`; the item id is the message id.
+    id: d.itemId,
     taskId: d.taskId,
     messageId: d.messageId,
     text: d.text,
