@@ -203,6 +203,24 @@ describe('routing corrections over the API', () => {
     });
   });
 
+  it("the main line shows Main's own reply to a message", async () => {
+    const replyId = randomUUID();
+    await appendDirectly(api, streams.main('ws_a', 'alice'), 'ws_a', [
+      {
+        type: 'MainReplied',
+        data: { messageId: second.messageId, replyId, text: 'A haiku is three lines: 5, 7, 5.', language: 'en' },
+      },
+    ]);
+    const seen = await eventually(
+      () => message(alice.token, second.messageId),
+      (r) => r.data?.message?.reply != null,
+      'the reply on the main line',
+    );
+    expect(seen.data?.message?.reply).toEqual({ text: 'A haiku is three lines: 5, 7, 5.' });
+    // Someone else's line does not show it.
+    expect((await message(ann.token, second.messageId)).data?.message).toBeNull();
+  });
+
   it('refuses bad corrections with typed errors and appends nothing', async () => {
     const before = await quiet(api);
     const unknownCard = randomUUID();
