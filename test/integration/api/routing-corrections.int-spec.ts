@@ -72,6 +72,7 @@ interface MessageView {
   channel: string;
   answersCardId: string | null;
   routing: { outcome: string; taskId: string | null } | null;
+  reply: { text: string } | null;
   clarification: {
     cardId: string;
     question: string;
