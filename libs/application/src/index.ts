@@ -6,7 +6,17 @@ export * from './projector';
 export { TaskCommandsModule } from './tasks/task-commands.module';
 export { StopTask, PauseTask, ResumeTask, ResolveCheckpoint } from './tasks/task-commands';
 export { WithdrawMessage, ReplaceMessage, ArchiveTask, type TaskWriteResult } from './tasks/inbox-commands';
+export {
+  MoveMessage,
+  MergeTasks,
+  UpgradeTask,
+  UpdateTaskSummary,
+  type MoveMessageResult,
+  type MergeTasksResult,
+  type CorrectionResult,
+} from './tasks/correction-commands';
 export { MessagesModule } from './messages/messages.module';
+export { AnswerClarification, type ClarificationChoice } from './messages/answer-clarification.command';
 export { messageLanguage } from './messages/message-language';
 export {
   ReceiveUserMessage,

@@ -30,6 +30,8 @@ export { publishWakeUp } from './wakeups/publish-wake-up';
 export type { CommandDeps, TaskCommandResult } from './commands/command-deps';
 export { interruptTask, type InterruptRequest, type InterruptResult } from './commands/interrupt-task';
 export { resumeTask } from './commands/resume-task';
+export { updateTaskSummary, type UpdateTaskSummaryRequest } from './commands/update-task-summary';
+export { summarizeTurn, SUMMARY_MAX_CHARS } from './summary/turn-summary';
 export { resolveCheckpoint, type ResolveCheckpointRequest } from './commands/resolve-checkpoint';
 export { ExecutorRuntime, type ExecutorRuntimeDeps } from './executor-runtime';
 export { runtimeActor } from './events/new-events';

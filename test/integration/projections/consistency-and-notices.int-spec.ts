@@ -5,10 +5,13 @@ import {
   decodeConsistencyToken,
   encodeConsistencyToken,
   InvalidConsistencyTokenError,
+  mainLineProjection,
+  physicalCollection,
   ProjectionRunner,
   ReadModelConsistency,
   ReadModels,
   readModelProjections,
+  tasksProjection,
   type ChangeNotice,
 } from '@lomo/read-models';
 import { ids, T0, writeMultiTaskScenario } from './support/multi-task-scenario';
@@ -89,7 +92,7 @@ describe('consistency tokens, change notices, scoped reads and lag', () => {
       notices.filter((n) => n.projection === projection && n.documentId === documentId).at(-1);
     expect(lastOf('tasks', ids.taskA)).toEqual({
       projection: 'tasks',
-      collection: 'tasks_v1',
+      collection: physicalCollection(tasksProjection),
       documentId: ids.taskA,
       workspaceId: 'ws1',
       streams: { [streams.task(ids.taskA)]: 11, [streams.turn(ids.turn1)]: 8, [streams.turn(ids.turn2)]: 2 },
@@ -97,7 +100,7 @@ describe('consistency tokens, change notices, scoped reads and lag', () => {
     // Main stream ids keep their "." in notices (documents store them encoded).
     expect(lastOf('main_line', ids.m8)).toEqual({
       projection: 'main_line',
-      collection: 'main_line_v1',
+      collection: physicalCollection(mainLineProjection),
       documentId: ids.m8,
       workspaceId: 'ws2',
       streams: { [streams.main('ws2', 'u2')]: 1 },
@@ -120,7 +123,7 @@ describe('consistency tokens, change notices, scoped reads and lag', () => {
       ids.taskB,
     ]);
     expect((await reads.listTasks('ws2', { first: 10 })).items.map((t) => t._id)).toEqual([ids.taskD]);
-    expect((await reads.inboxOfTask('ws1', ids.taskA, { first: 10 })).items.map((i) => [i._id, i.status])).toEqual([
+    expect((await reads.inboxOfTask('ws1', ids.taskA, { first: 10 })).items.map((i) => [i.itemId, i.status])).toEqual([
       [ids.m1, 'claimed'],
       [ids.m2, 'released'],
       [ids.m3, 'withdrawn'],

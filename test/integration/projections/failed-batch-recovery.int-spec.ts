@@ -1,5 +1,7 @@
 import {
   DocumentStoreUnavailableError,
+  physicalCollection,
+  tasksProjection,
   type ChangeNotice,
   type DocumentInput,
   type WriteOptions,
@@ -36,7 +38,7 @@ describe('a batch that fails half-way is redone completely on redelivery', () =>
     let failures = 0;
     documents.upsert = async (collection: string, document: DocumentInput, options?: WriteOptions) => {
       // The fifth task-document write fails once, in the middle of a batch.
-      if (collection === 'tasks_v1' && ++failures === 5)
+      if (collection === physicalCollection(tasksProjection) && ++failures === 5)
         throw new DocumentStoreUnavailableError('disk gone for a moment');
       return upsert(collection, document, options);
     };

@@ -12,6 +12,7 @@ import {
   type ProjectionDocument,
   type TaskDocument,
 } from '@lomo/read-models';
+import { writeCorrectionsScenario } from './support/corrections-scenario';
 import { writeMultiTaskScenario } from './support/multi-task-scenario';
 import { openEventStore, type EventStoreFixture } from './support/projection-harness';
 
@@ -42,7 +43,7 @@ describe('field ownership: each field is written by exactly one source stream', 
 
   beforeAll(async () => {
     fixture = openEventStore();
-    await writeMultiTaskScenario(fixture.events);
+    await writeCorrectionsScenario(await writeMultiTaskScenario(fixture.events));
     log = await fixture.events.readAll();
   });
 

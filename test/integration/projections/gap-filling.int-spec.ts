@@ -1,5 +1,11 @@
 import { streams, type EventEnvelope } from '@lomo/contracts';
-import { physicalCollection, readModelProjections, type InboxItemDocument, type TaskDocument } from '@lomo/read-models';
+import {
+  inboxItemDocumentId,
+  physicalCollection,
+  readModelProjections,
+  type InboxItemDocument,
+  type TaskDocument,
+} from '@lomo/read-models';
 import { ScenarioWriter } from './support/scenario-writer';
 import { LiveInstance, memoryDocuments, openEventStore, type EventStoreFixture } from './support/projection-harness';
 
@@ -68,7 +74,7 @@ describe('gap filling: a later revision delivered first makes the engine read th
       _streams: { [streams.task(task)]: 5 },
     });
     // The withdrawal (revision 4) reached the inbox item after its delivery (revision 3).
-    expect(await documents.get<InboxItemDocument>(inbox, m(3))).toMatchObject({
+    expect(await documents.get<InboxItemDocument>(inbox, inboxItemDocumentId(task, m(3)))).toMatchObject({
       status: 'withdrawn',
       text: 'message 3',
     });

@@ -12,6 +12,8 @@ import { METRICS, silentLogger, type Metrics } from '@lomo/observability';
 import type { HealthCheck } from '@lomo/platform';
 import {
   CHANGES_TOPIC,
+  mainLineProjection,
+  physicalCollection,
   PROJECTOR_HEALTH_CHECK,
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
@@ -99,7 +101,7 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
     expect(last.key).toBe(messageId);
     expect(last.value).toEqual({
       projection: 'main_line',
-      collection: 'main_line_v1',
+      collection: physicalCollection(mainLineProjection),
       documentId: messageId,
       workspaceId: 'ws1',
       streams: { [streams.main('ws1', 'u1')]: 1 },
@@ -119,7 +121,7 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
     const health = await app.get<HealthCheck>(PROJECTOR_HEALTH_CHECK).check();
     expect(health).toMatchObject({
       projections: [
-        { name: 'main_line', state: 'live', collection: 'main_line_v1' },
+        { name: 'main_line', state: 'live', collection: physicalCollection(mainLineProjection) },
         { name: 'tasks', state: 'live' },
         { name: 'inbox_items', state: 'live' },
         { name: 'turns', state: 'live' },

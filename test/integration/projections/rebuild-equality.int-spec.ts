@@ -7,7 +7,9 @@ import {
   rebuildCollections,
   SqliteDocumentStore,
   TurnTaskLookup,
+  inboxItemDocumentId,
 } from '@lomo/read-models';
+import { correctionIds, writeCorrectionsScenario } from './support/corrections-scenario';
 import { ids, call, writeMultiTaskScenario } from './support/multi-task-scenario';
 import {
   cleanRebuild,
@@ -35,7 +37,7 @@ describe('rebuild equality: redelivered, reordered events give exactly the docum
 
   beforeAll(async () => {
     fixture = openEventStore();
-    await writeMultiTaskScenario(fixture.events);
+    await writeCorrectionsScenario(await writeMultiTaskScenario(fixture.events));
     log = await fixture.events.readAll();
     const clean = await cleanRebuild(fixture.events);
     rebuilt = clean.snapshot;
@@ -46,7 +48,8 @@ describe('rebuild equality: redelivered, reordered events give exactly the docum
 
   it('a clean rebuild holds the scenario’s expected field values', () => {
     const { tasks, turns, inbox_items: inbox, main_line: mainLine } = rebuilt;
-    expect(log).toHaveLength(61);
+    // 61 of the multi-task scenario, 19 of the corrections.
+    expect(log).toHaveLength(80);
 
     expect(tasks[ids.taskA]).toMatchObject({
       workspaceId: 'ws1',
@@ -77,7 +80,20 @@ describe('rebuild equality: redelivered, reordered events give exactly the docum
       status: 'completed',
       counts: { inboxPending: 0, inboxClaimed: 1, inboxWithdrawn: 0, turns: 1, steps: 1 },
     });
-    expect(tasks[ids.taskC]).toMatchObject({ status: 'paused', counts: { inboxPending: 1, turns: 0, steps: 0 } });
+    // Task C: m5 moved to E, then merged into E (taking the unread m11 along): archived with a pointer.
+    expect(tasks[ids.taskC]).toMatchObject({
+      status: 'archived',
+      summary: 'Waiting for travel dates',
+      mergedInto: correctionIds.taskE,
+      counts: { inboxPending: 0, inboxMoved: 2, turns: 0, steps: 0 },
+    });
+    expect(tasks[correctionIds.taskE]).toMatchObject({
+      kind: 'persistent',
+      status: 'active',
+      summary: null,
+      mergedInto: null,
+      counts: { inboxPending: 3, inboxMoved: 0 },
+    });
     expect(tasks[ids.taskD]).toMatchObject({
       workspaceId: 'ws2',
       status: 'active',
@@ -135,27 +151,46 @@ describe('rebuild equality: redelivered, reordered events give exactly the docum
       },
     });
 
-    expect(inbox[ids.m1]).toMatchObject({
+    expect(inbox[inboxItemDocumentId(ids.taskA, ids.m1)]).toMatchObject({
       taskId: ids.taskA,
       status: 'claimed',
       claimedAt: { turnId: ids.turn1, step: 1 },
       consumedAt: { turnId: ids.turn1, step: 1 },
     });
-    expect(inbox[ids.m2]).toMatchObject({
+    expect(inbox[inboxItemDocumentId(ids.taskA, ids.m2)]).toMatchObject({
       status: 'released',
       claimedAt: null,
       consumedAt: null,
       text: 'Make it blue',
     });
-    expect(inbox[ids.m3]).toMatchObject({ status: 'withdrawn', withdrawnBy: 'u1' });
-    expect(inbox[ids.m4]).toMatchObject({
+    expect(inbox[inboxItemDocumentId(ids.taskA, ids.m3)]).toMatchObject({ status: 'withdrawn', withdrawnBy: 'u1' });
+    expect(inbox[inboxItemDocumentId(ids.taskB, ids.m4)]).toMatchObject({
       taskId: ids.taskB,
       status: 'claimed',
       consumedAt: { turnId: ids.turn3, step: 1 },
     });
-    expect(inbox[ids.m8]).toMatchObject({ workspaceId: 'ws2', status: 'delivered' });
+    // m5 left C unread and arrived in E with where it came from; m11 went along with the merge.
+    expect(inbox[inboxItemDocumentId(ids.taskC, ids.m5)]).toMatchObject({
+      status: 'moved',
+      movedTo: { taskId: correctionIds.taskE, consumed: false },
+    });
+    expect(inbox[inboxItemDocumentId(correctionIds.taskE, ids.m5)]).toMatchObject({
+      itemId: ids.m5,
+      taskId: correctionIds.taskE,
+      status: 'delivered',
+      movedFrom: { taskId: ids.taskC, consumedThere: false, note: expect.stringContaining(ids.taskC) },
+    });
+    expect(inbox[inboxItemDocumentId(ids.taskC, correctionIds.m11)]).toMatchObject({
+      status: 'moved',
+      movedTo: { taskId: correctionIds.taskE, consumed: false },
+    });
+    expect(inbox[inboxItemDocumentId(correctionIds.taskE, correctionIds.m11)]).toMatchObject({
+      status: 'delivered',
+      movedFrom: { taskId: ids.taskC, consumedThere: false },
+    });
+    expect(inbox[inboxItemDocumentId(ids.taskD, ids.m8)]).toMatchObject({ workspaceId: 'ws2', status: 'delivered' });
 
-    expect(Object.keys(mainLine)).toHaveLength(8);
+    expect(Object.keys(mainLine)).toHaveLength(11);
     expect(mainLine[ids.m1]).toMatchObject({
       kind: 'message',
       userId: 'u1',
@@ -167,12 +202,25 @@ describe('rebuild equality: redelivered, reordered events give exactly the docum
     expect(mainLine[ids.m6]).toMatchObject({
       routing: { outcome: 'clarify', taskId: null },
       clarification: {
+        cardId: ids.m6Card,
         question: 'Which task do you mean?',
         options: [
-          { label: 'Spring fair poster', taskId: ids.taskA },
-          { label: 'Lisbon trip', taskId: ids.taskC },
+          { optionId: 'o1', label: 'Spring fair poster', action: 'route', taskId: ids.taskA },
+          { optionId: 'o2', label: 'Lisbon trip', action: 'route', taskId: ids.taskC },
         ],
+        reason: 'ambiguous',
+        language: 'en',
+        answered: { optionId: 'o2', text: null, answerMessageId: correctionIds.m11 },
       },
+    });
+    expect(mainLine[correctionIds.m11]).toMatchObject({
+      channel: 'card',
+      answersCardId: ids.m6Card,
+      routing: { outcome: 'existing', taskId: ids.taskC, reason: 'card answer', answersCardId: ids.m6Card },
+    });
+    expect(mainLine[correctionIds.m10]).toMatchObject({
+      routing: { outcome: 'main', taskId: null },
+      reply: { replyId: correctionIds.reply9, text: 'Hello! What shall we make?' },
     });
     expect(mainLine[ids.m7]).toMatchObject({
       routing: { outcome: 'main' },

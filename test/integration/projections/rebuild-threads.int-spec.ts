@@ -22,11 +22,11 @@ import {
   type Snapshot,
 } from './support/projection-harness';
 
-/** Version 2 of `tasks`, which a rebuild thread cannot load (not in readModelProjections). */
+/** The next version of `tasks`, which a rebuild thread cannot load (not in readModelProjections). */
 type TaskDocumentV2 = TaskDocument & { headline: string | null };
 const tasksV2: ProjectionDefinition<TaskDocumentV2> = {
   ...tasksProjection,
-  version: 2,
+  version: tasksProjection.version + 1,
   ownership: { ...tasksProjection.ownership, headline: { owner: 'stream', category: 'task' } },
   blank: (id, event) => ({ ...tasksProjection.blank(id, event), headline: null }),
   evolve: (task, event) => {

@@ -14,11 +14,13 @@ import {
 import { ids, writeMultiTaskScenario } from './support/multi-task-scenario';
 import { memoryDocuments, openEventStore, type EventStoreFixture } from './support/projection-harness';
 
-/** Version 2 of `tasks`: a new field, so its documents have another shape. */
+/** The next version of `tasks`: a new field, so its documents have another shape. */
 type TaskDocumentV2 = TaskDocument & { headline: string | null };
+const current = `tasks_v${tasksProjection.version}`;
+const next = `tasks_v${tasksProjection.version + 1}`;
 const tasksV2: ProjectionDefinition<TaskDocumentV2> = {
   ...tasksProjection,
-  version: 2,
+  version: tasksProjection.version + 1,
   ownership: { ...tasksProjection.ownership, headline: { owner: 'stream', category: 'task' } },
   blank: (id, event) => ({ ...tasksProjection.blank(id, event), headline: null }),
   evolve: (task, event) => {
@@ -38,7 +40,7 @@ describe('version bump: a projection whose version changes is rebuilt into a fre
 
   afterAll(() => fixture.dispose());
 
-  it('tasks v1 -> v2: rebuilt into tasks_v2 from the log, the alias switches, v1 is dropped, readers see the new shape and live events land in v2', async () => {
+  it('tasks vN -> vN+1: rebuilt into a fresh collection from the log, the alias switches, the old one is dropped, readers see the new shape and live events land in the new one', async () => {
     const documents = memoryDocuments();
     // Readers that never cache the alias, so they see the switch the moment it happens.
     const readers = new ReadModels(documents, new ProjectionAliases(documents, { cacheTtlMs: 0 }));
@@ -55,7 +57,10 @@ describe('version bump: a projection whose version changes is rebuilt into a fre
     await v1.start();
     await v1.ready();
     await v1.stop();
-    expect(await documents.get(ALIASES_COLLECTION, 'tasks')).toMatchObject({ collection: 'tasks_v1', version: 1 });
+    expect(await documents.get(ALIASES_COLLECTION, 'tasks')).toMatchObject({
+      collection: current,
+      version: tasksProjection.version,
+    });
     const before = await readers.getTask('ws1', ids.taskA);
     expect(before).toMatchObject({ goal: 'Spring fair poster', status: 'stopped' });
     expect(before).not.toHaveProperty('headline');
@@ -67,19 +72,16 @@ describe('version bump: a projection whose version changes is rebuilt into a fre
     const taskAndTurnEvents = (await fixture.events.readAll()).filter((e) => !e.metadata.streamId.startsWith('main-'));
     expect(v2.status()[0]).toMatchObject({
       state: 'live',
-      collection: 'tasks_v2',
+      collection: next,
       rebuiltEvents: taskAndTurnEvents.length,
     });
     expect(await documents.get(ALIASES_COLLECTION, 'tasks')).toMatchObject({
-      collection: 'tasks_v2',
-      version: 2,
-      retired: ['tasks_v1'],
+      collection: next,
+      version: tasksProjection.version + 1,
+      retired: [current],
       rebuild: null,
     });
-    expect((await documents.listCollections()).filter((c) => c.startsWith('tasks'))).toEqual([
-      'tasks_v2',
-      'tasks_v2_streams',
-    ]);
+    expect((await documents.listCollections()).filter((c) => c.startsWith('tasks'))).toEqual([next, `${next}_streams`]);
 
     const after = await readers.getTask('ws1', ids.taskA);
     expect(after).toMatchObject({
@@ -138,7 +140,7 @@ describe('version bump: a projection whose version changes is rebuilt into a fre
     const statuses = runners.map((r) => r.status()[0]);
     expect(statuses.map((s) => s.state)).toEqual(['live', 'live']);
     expect(statuses.filter((s) => s.rebuiltEvents > 0)).toHaveLength(1);
-    expect(await stores[0].get(ALIASES_COLLECTION, 'tasks')).toMatchObject({ collection: 'tasks_v2', rebuild: null });
+    expect(await stores[0].get(ALIASES_COLLECTION, 'tasks')).toMatchObject({ collection: next, rebuild: null });
     expect(await new ReadModels(stores[1], runners[1].aliases).getTask('ws1', ids.taskA)).toMatchObject({
       headline: 'Spring fair poster (persistent)',
     });

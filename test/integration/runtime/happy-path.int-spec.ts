@@ -50,6 +50,11 @@ describe('a turn from message to completion', () => {
       'InboxItemsClaimed',
       'TurnClosed',
       'TaskCompleted',
+      // After the close, as its own append (libs/runtime/src/summary/summarize-after-turn.ts).
+      'TaskSummaryUpdated',
+    ]);
+    expect(ofType(await harness.read(streams.task(taskId)), 'TaskSummaryUpdated')).toEqual([
+      { summary: 'Make a note called groceries — Done.', turnId, by: { kind: 'system', component: 'executor' } },
     ]);
     expect(await harness.notes.list('ws_runtime', { limit: 10 })).toHaveLength(1);
     model.assertAllConsumed();

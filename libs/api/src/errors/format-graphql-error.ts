@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isLomoError, type LomoError, ApiError, ApiErrorCodes } from '@lomo/contracts';
-import { DomainError, TaskErrors } from '@lomo/domain';
+import { DomainError, MainLineErrors, TaskErrors } from '@lomo/domain';
 import type { Logger } from '@lomo/observability';
 
 /** Refusals whose `details` are meant for the client (the rest may name internals). */
@@ -13,6 +13,9 @@ const NOT_FOUND_CODES = new Set<string>([
   TaskErrors.TASK_NOT_FOUND,
   TaskErrors.INBOX_ITEM_NOT_FOUND,
   TaskErrors.CHECKPOINT_NOT_FOUND,
+  // Another person's card or message is not on the caller's main line: the same as none at all.
+  MainLineErrors.MESSAGE_NOT_FOUND,
+  MainLineErrors.CARD_NOT_FOUND,
   'WEBHOOK_NOT_FOUND',
   'DEAD_LETTER_NOT_FOUND',
 ]);

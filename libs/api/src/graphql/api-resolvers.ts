@@ -1,4 +1,5 @@
 import { liveResolvers } from '../subscriptions/live-api.providers';
+import { CorrectionMutationsResolver } from './resolvers/correction-mutations.resolver';
 import { EventsResolver } from './resolvers/events.resolver';
 import { MainLineResolver } from './resolvers/main-line.resolver';
 import { MeResolver } from './resolvers/me.resolver';
@@ -17,6 +18,7 @@ export const apiResolvers = [
   EventsResolver,
   MessageMutationsResolver,
   TaskMutationsResolver,
+  CorrectionMutationsResolver,
   WebhooksResolver,
   ...liveResolvers,
 ] as const;

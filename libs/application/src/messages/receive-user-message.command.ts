@@ -12,6 +12,8 @@ export class ReceiveUserMessage {
     readonly clientMessageId?: string,
     /** What the person named explicitly; the router validates the target's state. */
     readonly target?: MessageTarget,
+    /** The clarification card this message answers (AnswerClarificationHandler sets it). */
+    readonly answersCardId?: string,
   ) {}
 }
 

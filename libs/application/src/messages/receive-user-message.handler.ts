@@ -55,6 +55,7 @@ export class ReceiveUserMessageHandler implements ICommandHandler<ReceiveUserMes
         channel: command.channel,
         ...(command.target ? { target: command.target } : {}),
         ...(command.clientMessageId ? { clientMessageId: command.clientMessageId } : {}),
+        ...(command.answersCardId ? { answersCardId: command.answersCardId } : {}),
       };
       const result = await handleCommand(this.store, streamId, mainLineDecider, receive, {
         eventTypes: mainLineEventTypes,

@@ -13,11 +13,15 @@ import {
 } from './task-command-handlers';
 import { COMMAND_DEPS } from '../executor/executor-tokens';
 import { ArchiveTaskHandler, ReplaceMessageHandler, WithdrawMessageHandler } from './inbox-command-handlers';
+import { UpdateTaskSummaryHandler, UpgradeTaskHandler } from './correction-command-handlers';
+import { MergeTasksHandler } from './merge-tasks.handler';
+import { MoveMessageHandler } from './move-message.handler';
 
 /**
  * The person's commands on a task as CQRS commands, without the runtime: stop, pause, resume and
  * resolve-checkpoint (the cancel reaches the executor holding the lease over the bus), withdraw
- * or replace an inbox message, archive. The API process and the executor both import it.
+ * or replace an inbox message, archive; the corrections (move a message, merge tasks, upgrade)
+ * and the runtime's summary. The API process and the executor both import it.
  */
 @Module({
   imports: [CqrsModule],
@@ -39,6 +43,10 @@ import { ArchiveTaskHandler, ReplaceMessageHandler, WithdrawMessageHandler } fro
     WithdrawMessageHandler,
     ReplaceMessageHandler,
     ArchiveTaskHandler,
+    MoveMessageHandler,
+    MergeTasksHandler,
+    UpgradeTaskHandler,
+    UpdateTaskSummaryHandler,
   ],
 })
 export class TaskCommandsModule {}

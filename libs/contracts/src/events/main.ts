@@ -18,6 +18,8 @@ export const UserMessageReceived = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,128}$/)
     .optional(),
+  /** Set when the message is the person's answer to a clarification card (channel `card`). */
+  answersCardId: uuid.optional(),
 });
 
 /** Where a candidate came from: named by the message, bound artefact, recent activity, retrieval, the duplicate check, or a decision the router made moments ago. */

@@ -12,6 +12,8 @@ export type ReceiveMessage = {
   channel: Data<'UserMessageReceived'>['channel'];
   target?: { taskId?: string; artifactRef?: string };
   clientMessageId?: string;
+  /** The clarification card this message answers; the router resolves the card when it routes it. */
+  answersCardId?: string;
 };
 
 /** The router's decision for one message; the first one recorded stands. */

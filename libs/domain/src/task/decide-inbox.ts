@@ -20,13 +20,22 @@ export const MAX_ITEMS_PER_CLAIM = 100;
  * that repairs a crash must succeed even if the task stopped meanwhile. A new message to a
  * stopped, completed or archived task is refused (TASK_STOPPED / TASK_CLOSED) so the router can
  * tell the person, instead of filling an inbox nothing will read. A paused task takes deliveries.
+ * A moved message (`movedFrom`) repeats only a delivery from the same source; one this task holds
+ * otherwise (moving a message back where it was) is refused: its item here is history already.
  */
 export function deliverMessage(command: DeliverMessage, state: TaskState): TaskEvent[] {
   const task = existing(state);
-  if (task.inbox[command.itemId]) return [];
+  const { itemId, text, language, movedFrom } = command;
+  const held = task.inbox[itemId];
+  if (held) {
+    if (movedFrom === undefined || held.movedFrom?.taskId === movedFrom.taskId) return [];
+    throw new DomainError(TaskErrors.MESSAGE_ALREADY_IN_TASK, `Task ${task.taskId} holds message ${itemId} already`);
+  }
+  if (movedFrom?.taskId === task.taskId)
+    throw new DomainError(TaskErrors.MOVE_TO_SAME_TASK, `Message ${itemId} is in task ${task.taskId} already`);
   notFinal(task);
-  const { itemId, text, language } = command;
-  return [{ type: 'MessageDeliveredToInbox', data: { itemId, messageId: itemId, text, language } }];
+  const data = { itemId, messageId: itemId, text, language, ...(movedFrom ? { movedFrom: { ...movedFrom } } : {}) };
+  return [{ type: 'MessageDeliveredToInbox', data }];
 }
 
 function unclaimedItem(task: ExistingTask, itemId: string): InboxItem {

@@ -11,7 +11,7 @@ import type {
 } from './task-commands';
 import { TaskErrors } from './task-errors';
 import type { TaskEvent } from './task-events';
-import { existing, noActiveTurn, notFinal, runnable } from './task-guards';
+import { existing, invalid, noActiveTurn, notFinal, runnable } from './task-guards';
 import type { TaskState } from './task-state';
 
 /** Creating the same task from the same message again is a no-op; anything else is a conflict. */
@@ -83,8 +83,20 @@ export function changeAutonomy(command: ChangeAutonomy, state: TaskState): TaskE
   return [{ type: 'AutonomyChanged', data: { level: command.level, by: command.by } }];
 }
 
+/**
+ * Lightweight → persistent, keeping its history (the same stream). A persistent task is already
+ * what was asked: a no-op, whatever its status. A final lightweight task is refused: nothing
+ * would run it.
+ */
 export function upgradeTask(command: UpgradeTask, state: TaskState): TaskEvent[] {
-  const task = notFinal(state);
+  const task = existing(state);
   if (task.kind === 'persistent') return [];
-  return [{ type: 'TaskUpgraded', data: { from: 'lightweight', to: 'persistent', reason: command.reason } }];
+  notFinal(task);
+  if (!/\S/.test(command.reason) || command.reason.length > 2000) invalid('A reason is 1 to 2000 characters');
+  return [
+    {
+      type: 'TaskUpgraded',
+      data: { from: 'lightweight', to: 'persistent', reason: command.reason, by: command.by },
+    },
+  ];
 }

@@ -9,3 +9,4 @@ export { existing as existingTask, notFinal as notFinalTask, runnable } from './
 export { taskDecider, decideTask } from './task-decider';
 export { evolveTask } from './task-evolve';
 export { MAX_ITEMS_PER_CLAIM } from './decide-inbox';
+export { moveNote, MAX_MERGED_ITEMS } from './decide-corrections';

@@ -22,8 +22,17 @@ export type CreateTask = {
   language: string;
   originMessageId: string;
 };
-/** The item id is the message id, so delivering the same message twice is a no-op. */
-export type DeliverMessage = { type: 'DeliverMessage'; itemId: string; text: string; language: string };
+/**
+ * The item id is the message id, so delivering the same message twice is a no-op. `movedFrom` is
+ * set on the target side of a move (the copy or the moved message) and by a merge.
+ */
+export type DeliverMessage = {
+  type: 'DeliverMessage';
+  itemId: string;
+  text: string;
+  language: string;
+  movedFrom?: { taskId: string; note: string; consumedThere: boolean };
+};
 /** `by` is the user id of the person withdrawing their message. */
 export type WithdrawInboxItem = { type: 'WithdrawInboxItem'; itemId: string; by: string };
 export type ReplaceInboxItem = { type: 'ReplaceInboxItem'; itemId: string; text: string; language: string; by: string };
@@ -65,7 +74,30 @@ export type StopTask = { type: 'StopTask'; by: Actor; reason?: string; cancelled
 export type CompleteTask = { type: 'CompleteTask'; summary?: string };
 export type ArchiveTask = { type: 'ArchiveTask'; by: Actor };
 export type ChangeAutonomy = { type: 'ChangeAutonomy'; level: AutonomyLevel; by: string };
-export type UpgradeTask = { type: 'UpgradeTask'; reason: string };
+export type UpgradeTask = { type: 'UpgradeTask'; reason: string; by: Actor };
+/** The runtime's routing summary after a turn; the same summary again is a no-op. */
+export type UpdateTaskSummary = { type: 'UpdateTaskSummary'; summary: string; turnId?: string; by: Actor };
+/**
+ * The source side of moving a message to another task; `by` is the person's user id.
+ * `claimCommitted` is what the caller read on the claiming turn's stream: the step that claimed
+ * the item committed (consumed it). Only the turn stream knows, as for ReleaseClaims.
+ */
+export type MoveMessageOut = {
+  type: 'MoveMessageOut';
+  itemId: string;
+  toTaskId: string;
+  by: string;
+  claimCommitted?: boolean;
+};
+/** The source side of a merge: its open inbox items move, then it is archived with a pointer. */
+export type MergeInto = { type: 'MergeInto'; targetTaskId: string; by: string };
+/** The target side of a merge: the source's moved items arrive, each once. */
+export type AcceptMerge = {
+  type: 'AcceptMerge';
+  sourceTaskId: string;
+  items: readonly { itemId: string; text: string; language: string }[];
+  by: string;
+};
 export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor };
 /** Item ids are unique and every `dependsOn` names an item of the same plan. */
 export type PlanChecklist = {
@@ -106,6 +138,10 @@ export type TaskCommand =
   | ArchiveTask
   | ChangeAutonomy
   | UpgradeTask
+  | UpdateTaskSummary
+  | MoveMessageOut
+  | MergeInto
+  | AcceptMerge
   | UpdateBrief
   | PlanChecklist
   | ChangeChecklistItem

@@ -19,6 +19,7 @@ import {
   updateBrief,
 } from './decide-plan';
 import { closeTurn, openTurn } from './decide-turn-slot';
+import { acceptMerge, mergeInto, moveMessageOut, updateTaskSummary } from './decide-corrections';
 import type { TaskCommand } from './task-commands';
 import type { TaskEvent } from './task-events';
 import { evolveTask } from './task-evolve';
@@ -60,6 +61,14 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskEvent[] 
       return changeAutonomy(command, state);
     case 'UpgradeTask':
       return upgradeTask(command, state);
+    case 'UpdateTaskSummary':
+      return updateTaskSummary(command, state);
+    case 'MoveMessageOut':
+      return moveMessageOut(command, state);
+    case 'MergeInto':
+      return mergeInto(command, state);
+    case 'AcceptMerge':
+      return acceptMerge(command, state);
     case 'UpdateBrief':
       return updateBrief(command, state);
     case 'PlanChecklist':

@@ -20,6 +20,16 @@ export const TaskErrors = {
   INVALID_COMMAND: 'INVALID_COMMAND',
   NOT_UPGRADABLE: 'NOT_UPGRADABLE',
   CHECKLIST_ITEM_NOT_FOUND: 'CHECKLIST_ITEM_NOT_FOUND',
+  /** A message moved to the task it is already in. */
+  MOVE_TO_SAME_TASK: 'MOVE_TO_SAME_TASK',
+  /** The message was moved to another task already; move it from there. */
+  ALREADY_MOVED: 'ALREADY_MOVED',
+  /** The target holds this message already, not by this move (e.g. moving it back where it was). */
+  MESSAGE_ALREADY_IN_TASK: 'MESSAGE_ALREADY_IN_TASK',
+  /** A task merged into itself. */
+  MERGE_INTO_SELF: 'MERGE_INTO_SELF',
+  /** The task was merged into another task already. */
+  ALREADY_MERGED: 'ALREADY_MERGED',
 } as const;
 
 export type TaskErrorCode = (typeof TaskErrors)[keyof typeof TaskErrors];

@@ -2,6 +2,10 @@ import fc from 'fast-check';
 import { checkDecidedEvents, commandArbitraries, expectEventTypesOfCategory } from '@lomo/testing';
 import { taskDecider } from './task-decider';
 import type {
+  AcceptMerge,
+  MergeInto,
+  MoveMessageOut,
+  UpdateTaskSummary,
   ApprovePlanBudget,
   ArchiveTask,
   ChangeAutonomy,
@@ -142,7 +146,49 @@ const command: fc.Arbitrary<TaskCommand> = fc.oneof(
       by: fc.constant('u1'),
     }),
   ),
-  weighted(1, cmd<UpgradeTask>({ type: fc.constant('UpgradeTask'), reason: fc.constant('bigger') })),
+  weighted(1, cmd<UpgradeTask>({ type: fc.constant('UpgradeTask'), reason: fc.constant('bigger'), by: actor })),
+  weighted(
+    2,
+    cmd<UpdateTaskSummary>({
+      type: fc.constant('UpdateTaskSummary'),
+      summary: fc.constantFrom('Poster: drafting', 'Poster: blue version sent'),
+      turnId: fc.constantFrom(...turns),
+      by: actor,
+    }),
+  ),
+  weighted(
+    2,
+    cmd<MoveMessageOut>({
+      type: fc.constant('MoveMessageOut'),
+      itemId: fc.constantFrom(...items),
+      toTaskId: fc.constantFrom(ids.otherTask, ids.thirdTask),
+      by: fc.constant('u1'),
+      claimCommitted: fc.boolean(),
+    }),
+  ),
+  weighted(
+    2,
+    cmd<DeliverMessage>({
+      type: fc.constant('DeliverMessage'),
+      itemId: fc.constantFrom(...items),
+      text: fc.constant('moved here'),
+      language: fc.constant('en'),
+      movedFrom: fc.constant({ taskId: ids.otherTask, note: 'moved', consumedThere: false }),
+    }),
+  ),
+  weighted(
+    1,
+    cmd<MergeInto>({ type: fc.constant('MergeInto'), targetTaskId: fc.constant(ids.otherTask), by: fc.constant('u1') }),
+  ),
+  weighted(
+    1,
+    cmd<AcceptMerge>({
+      type: fc.constant('AcceptMerge'),
+      sourceTaskId: fc.constantFrom(ids.otherTask, ids.thirdTask),
+      items: fc.constant([{ itemId: ids.item3, text: 'from the merged task', language: 'en' }]),
+      by: fc.constant('u1'),
+    }),
+  ),
   weighted(1, cmd<UpdateBrief>({ type: fc.constant('UpdateBrief'), brief: fc.constantFrom('A3', 'A4'), by: actor })),
   weighted(
     1,

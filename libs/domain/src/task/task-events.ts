@@ -4,6 +4,9 @@ import type { Actor, EventDataMap } from '@lomo/contracts';
 export const taskEventTypes = [
   'TaskCreated',
   'TaskUpgraded',
+  'TaskSummaryUpdated',
+  'MessageMoved',
+  'TasksMerged',
   'BriefUpdated',
   'ChecklistPlanned',
   'ChecklistItemChanged',

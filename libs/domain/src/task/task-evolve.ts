@@ -46,6 +46,9 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     checklist: [],
     budgets: [],
     artifacts: {},
+    summary: null,
+    mergedInto: null,
+    mergedFrom: [],
   };
 }
 
@@ -68,6 +71,37 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
   switch (event.type) {
     case 'TaskUpgraded':
       return { ...task, kind: event.data.to };
+    case 'TaskSummaryUpdated':
+      return { ...task, summary: event.data.summary };
+    case 'MessageMoved': {
+      const { toTaskId, consumed } = event.data;
+      // An unconsumed item leaves the open inbox as a withdrawal does; a consumed one stays as history.
+      return {
+        ...task,
+        inbox: withItems(task, [event.data.itemId], (i) =>
+          consumed
+            ? { ...i, movedTo: { taskId: toTaskId, consumed } }
+            : { ...i, status: 'withdrawn', claimedBy: null, movedTo: { taskId: toTaskId, consumed } },
+        ),
+      };
+    }
+    case 'TasksMerged': {
+      const { role, sourceTaskId, targetTaskId, movedItemIds } = event.data;
+      if (role === 'target')
+        return task.mergedFrom.includes(sourceTaskId)
+          ? task
+          : { ...task, mergedFrom: [...task.mergedFrom, sourceTaskId] };
+      return {
+        ...task,
+        mergedInto: task.mergedInto ?? targetTaskId,
+        inbox: withItems(task, movedItemIds, (i) => ({
+          ...i,
+          status: 'withdrawn',
+          claimedBy: null,
+          movedTo: { taskId: targetTaskId, consumed: false },
+        })),
+      };
+    }
     case 'BriefUpdated':
       return { ...task, brief: { version: event.data.version, text: event.data.brief } };
     case 'ChecklistPlanned':
@@ -83,7 +117,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         ),
       };
     case 'MessageDeliveredToInbox': {
-      const { itemId, messageId, text, language } = event.data;
+      const { itemId, messageId, text, language, movedFrom } = event.data;
       const item: InboxItem = {
         itemId,
         messageId,
@@ -92,6 +126,8 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         status: 'delivered',
         claimedBy: null,
         replacements: 0,
+        movedTo: null,
+        movedFrom: movedFrom ? { taskId: movedFrom.taskId, consumedThere: movedFrom.consumedThere } : null,
       };
       return { ...task, inbox: { ...task.inbox, [itemId]: item } };
     }
@@ -160,9 +196,13 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
     case 'TaskCompleted':
       return isFinalTask(task)
         ? task
-        : { ...task, status: 'completed', activeTurnId: null, summary: event.data.summary ?? null };
-    case 'TaskArchived':
-      return task.status === 'archived' ? task : archivedTask(task);
+        : { ...task, status: 'completed', activeTurnId: null, completionSummary: event.data.summary ?? null };
+    case 'TaskArchived': {
+      if (task.status === 'archived') return task;
+      const archived = archivedTask(task);
+      const mergedInto = archived.mergedInto ?? event.data.mergedInto ?? null;
+      return mergedInto === archived.mergedInto ? archived : { ...archived, mergedInto };
+    }
     case 'ArtifactChangeNoticed':
       return { ...task, artifacts: { ...task.artifacts, [event.data.artifactId]: event.data.version } };
     default:
@@ -207,7 +247,7 @@ function archivedTask(task: Exclude<ExistingTask, ArchivedTask>): ArchivedTask {
     ...task,
     status: 'archived',
     activeTurnId: null,
-    summary: task.status === 'completed' ? task.summary : null,
+    completionSummary: task.status === 'completed' ? task.completionSummary : null,
     stoppedBy: task.status === 'stopped' ? task.stoppedBy : null,
   };
 }

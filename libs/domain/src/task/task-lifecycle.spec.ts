@@ -74,15 +74,6 @@ describe('task lifecycle', () => {
     given([taskCreated()]).when({ type: 'ChangeAutonomy', level: 'assisted', by: 'u1' }).then([]);
   });
 
-  it('upgrades a lightweight task once', () => {
-    const { type: _command, ...data } = create;
-    const light: TaskEvent = { type: 'TaskCreated', data: { ...data, kind: 'lightweight' } };
-    given([light])
-      .when({ type: 'UpgradeTask', reason: 'needs several steps' })
-      .then([{ type: 'TaskUpgraded', data: { from: 'lightweight', to: 'persistent', reason: 'needs several steps' } }]);
-    given([taskCreated()]).when({ type: 'UpgradeTask', reason: 'again' }).then([]);
-  });
-
   it('versions the brief and refuses a checklist with an unknown dependency', () => {
     const v1: TaskEvent = { type: 'BriefUpdated', data: { version: 1, brief: 'A3, blue', by: person } };
     given([taskCreated(), v1])

@@ -21,6 +21,13 @@ export interface InboxItem {
   claimedBy: { turnId: string; step: number } | null;
   /** How many times the person replaced the text before it was claimed. */
   replacements: number;
+  /**
+   * Set once the person moved the message to another task (MessageMoved, or TasksMerged as its
+   * source). Unconsumed, it left this inbox (status `withdrawn`); consumed, it stays as history.
+   */
+  movedTo: { taskId: string; consumed: boolean } | null;
+  /** Set when the message arrived here by a move or a merge from another task. */
+  movedFrom: { taskId: string; consumedThere: boolean } | null;
 }
 
 export interface InboxClaim {
@@ -83,6 +90,12 @@ export interface TaskBase {
   checklist: readonly ChecklistItem[];
   budgets: readonly EventDataMap['PlanBudgetApproved'][];
   artifacts: Readonly<Record<string, number>>;
+  /** The runtime's routing summary (latest TaskSummaryUpdated), null until the first one. */
+  summary: string | null;
+  /** The task this one was merged into (TasksMerged as source / TaskArchived.mergedInto). */
+  mergedInto: string | null;
+  /** Tasks merged into this one (TasksMerged as target), so accepting a merge twice is a no-op. */
+  mergedFrom: readonly string[];
 }
 
 export type TurnCloseOutcome = EventDataMap['TurnClosed']['outcome'];
@@ -126,18 +139,18 @@ export interface StoppedTask extends TaskBase {
 export interface CompletedTask extends TaskBase {
   status: 'completed';
   activeTurnId: null;
-  /** TaskCompleted's summary, when it gave one. */
-  summary: string | null;
+  /** TaskCompleted's summary, when it gave one (the routing summary is TaskBase.summary). */
+  completionSummary: string | null;
 }
 
 /**
  * Final: archiving needs no active turn. It may follow any status, so what the task ended with
- * before stays: the summary of a completed task, the actor of a stopped one (null otherwise).
+ * before stays: the completion summary of a completed task, the actor of a stopped one (null otherwise).
  */
 export interface ArchivedTask extends TaskBase {
   status: 'archived';
   activeTurnId: null;
-  summary: string | null;
+  completionSummary: string | null;
   stoppedBy: Actor | null;
 }
 

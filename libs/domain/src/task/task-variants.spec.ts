@@ -43,15 +43,15 @@ describe('task: each status carries the fields it has', () => {
       .thenThrows('TASK_STOPPED');
   });
 
-  it('a completed task keeps its summary, also once archived', () => {
+  it('a completed task keeps its completion summary, also once archived', () => {
     expect(fold(taskDecider, [taskCreated(), completed])).toMatchObject({
       status: 'completed',
-      summary: 'poster done',
+      completionSummary: 'poster done',
       activeTurnId: null,
     });
     expect(fold(taskDecider, [taskCreated(), completed, archived])).toMatchObject({
       status: 'archived',
-      summary: 'poster done',
+      completionSummary: 'poster done',
       stoppedBy: null,
     });
     given([taskCreated(), completed, archived]).when({ type: 'ArchiveTask', by: person }).then([]);
@@ -61,7 +61,7 @@ describe('task: each status carries the fields it has', () => {
     expect(fold(taskDecider, [taskCreated(), stopped(), archived])).toMatchObject({
       status: 'archived',
       stoppedBy: person,
-      summary: null,
+      completionSummary: null,
     });
   });
 

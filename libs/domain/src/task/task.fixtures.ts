@@ -12,6 +12,8 @@ export const ids = {
   item3: '33333333-3333-4333-8333-333333333333',
   checkpoint: '9f4c1e3a-5b6d-4c7e-8f9a-3b4c5d6e7f80',
   checkpoint2: '9f4c1e3a-5b6d-4c7e-8f9a-3b4c5d6e7f81',
+  otherTask: '4c3b2a19-0f8e-4d7c-9b6a-5e4d3c2b1a09',
+  thirdTask: '8e7d6c5b-4a39-4281-9f0e-1d2c3b4a5968',
 } as const;
 
 export const callOf = (turnId: string, step: number, index: number) => `${turnId}:${step}:${index}`;

@@ -38,7 +38,7 @@ export { mainLineProjection } from './main-line/main-line.projection';
 export type { MainLineDocument } from './main-line/main-line.document';
 export { tasksProjection } from './tasks/tasks.projection';
 export type { TaskDocument, TaskKind, TaskStatus, TurnActivity } from './tasks/task.document';
-export { inboxItemsProjection } from './inbox/inbox-items.projection';
+export { inboxItemsProjection, inboxItemDocumentId } from './inbox/inbox-items.projection';
 export type { InboxItemDocument, InboxItemStatus } from './inbox/inbox-item.document';
 export { turnsProjection } from './turns/turns.projection';
 export type { TurnDocument, TurnStep, TurnToolCall } from './turns/turn.document';

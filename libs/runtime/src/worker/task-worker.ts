@@ -11,6 +11,7 @@ import { HeldTurns } from './held-turns';
 import { ModelStep } from './model-step';
 import type { RuntimeDeps } from './runtime-deps';
 import { ToolStep } from './tool-step';
+import { summarizeAfterTurn } from '../summary/summarize-after-turn';
 import { TurnRunner } from './turn-runner';
 import { TurnSession } from './turn-session';
 
@@ -121,6 +122,7 @@ export class TaskWorker {
         this.toolStep,
       ).run();
       this.deps.logger.info({ taskId: request.taskId, turnId, reason: finished }, 'turn run ended');
+      await summarizeAfterTurn(this.deps, session, finished);
       // Only a completed turn goes straight on to unread messages; after a failure the watchdog
       // retries later, so a broken model does not spin.
       if (finished !== 'completed') return;

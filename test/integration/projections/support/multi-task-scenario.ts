@@ -46,9 +46,10 @@ async function message(w: ScenarioWriter, messageId: string, text: string) {
 /**
  * Several tasks, messages, turns with steps and tool calls (a result, an error, an unknown
  * outcome, a takeover), a withdrawal, a release and a stop, across two workspaces. 80-odd events
- * in main-, task- and turn- streams, written through the real deciders.
+ * in main-, task- and turn- streams, written through the real deciders. Returns the writer of
+ * workspace ws1, which knows the tasks' states (writeCorrectionsScenario continues with it).
  */
-export async function writeMultiTaskScenario(store: EventStore): Promise<void> {
+export async function writeMultiTaskScenario(store: EventStore): Promise<ScenarioWriter> {
   const w = new ScenarioWriter(store, 'ws1', 'u1');
   const { taskA, taskB, taskC, turn1, turn2, turn3 } = ids;
 
@@ -269,4 +270,5 @@ export async function writeMultiTaskScenario(store: EventStore): Promise<void> {
     originMessageId: ids.m8,
   });
   await other.task(ids.taskD, { type: 'DeliverMessage', itemId: ids.m8, text: 'Write a haiku', language: 'en' });
+  return w;
 }

@@ -16,7 +16,12 @@ import {
 import type { EventStore } from '@lomo/eventstore';
 
 type MainEventType =
-  'UserMessageReceived' | 'RoutingDecided' | 'ClarificationRequested' | 'MainReplied' | 'TaskCardShown';
+  | 'UserMessageReceived'
+  | 'RoutingDecided'
+  | 'ClarificationRequested'
+  | 'ClarificationAnswered'
+  | 'MainReplied'
+  | 'TaskCardShown';
 
 let eventCounter = 0;
 /** Readable event ids, unique within a test file. */

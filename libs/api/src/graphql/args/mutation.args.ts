@@ -62,3 +62,44 @@ export const replaceMessageSchema = z.strictObject({
 });
 export const taskSchema = z.strictObject({ taskId: entityId });
 export const taskWithReasonSchema = z.strictObject({ taskId: entityId, reason: optional(reason) });
+
+@ArgsType()
+export class AnswerClarificationArgs {
+  @Field(() => ID)
+  cardId!: string;
+
+  @Field(() => String, { nullable: true, description: "One of the card's options; or give `text`." })
+  optionId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'An answer in your own words; or give `optionId`.' })
+  text?: string | null;
+}
+
+@ArgsType()
+export class MoveMessageArgs {
+  @Field(() => ID)
+  messageId!: string;
+
+  @Field(() => ID)
+  toTaskId!: string;
+}
+
+@ArgsType()
+export class MergeTasksArgs {
+  @Field(() => ID, { description: 'The task merged away: archived, pointing at the target.' })
+  sourceId!: string;
+
+  @Field(() => ID)
+  targetId!: string;
+}
+
+const optionId = z.string().regex(/^[a-z0-9_-]{1,64}$/, '1-64 of [a-z0-9_-]');
+
+export const answerClarificationSchema = z
+  .strictObject({ cardId: entityId, optionId: optional(optionId), text: optional(messageText) })
+  .refine((a) => (a.optionId === undefined) !== (a.text === undefined), {
+    message: 'give exactly one of optionId and text',
+    path: ['optionId'],
+  });
+export const moveMessageSchema = z.strictObject({ messageId: entityId, toTaskId: entityId });
+export const mergeTasksSchema = z.strictObject({ sourceId: entityId, targetId: entityId });

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, Int } from '@nestjs/graphql';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../api-settings';
-import { TaskKind, TaskStatus } from '../types/enums';
+import { TaskListKind, TaskStatus } from '../types/enums';
 import { consistentWith, entityId, optional, pageArgs } from './input-schemas';
 
 const firstDescription = `Page size, 1 to ${MAX_PAGE_SIZE}.`;
@@ -40,8 +40,11 @@ export class TasksArgs extends ConsistentPageArgs {
   @Field(() => TaskStatus, { nullable: true })
   status?: TaskStatus | null;
 
-  @Field(() => TaskKind, { nullable: true })
-  kind?: TaskKind | null;
+  @Field(() => TaskListKind, {
+    defaultValue: TaskListKind.PERSISTENT,
+    description: 'Lightweight tasks (one-shot jobs) are hidden unless asked for.',
+  })
+  kind!: TaskListKind;
 }
 
 @ArgsType()
@@ -64,7 +67,7 @@ export const tasksArgsSchema = z.strictObject({
   ...pageArgs,
   consistentWith,
   status: optional(z.enum(TaskStatus)),
-  kind: optional(z.enum(TaskKind)),
+  kind: z.enum(TaskListKind).default(TaskListKind.PERSISTENT),
 });
 export const eventsArgsSchema = z.strictObject({
   streamId: z.string().regex(/^[a-z]+-[A-Za-z0-9_.:-]{1,200}$/, 'a stream id: <category>-<id>'),

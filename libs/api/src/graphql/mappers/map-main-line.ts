@@ -12,6 +12,7 @@ export function mapMainLineItem(d: MainLineDocument): MainLineItem {
     channel: d.channel,
     target: d.target,
     clientMessageId: d.clientMessageId,
+    answersCardId: d.answersCardId,
     routing: d.routing,
     clarification: d.clarification,
     reply: d.reply,

@@ -6,6 +6,8 @@ export function mapTask(d: TaskDocument): Task {
     id: d._id,
     goal: d.goal,
     kind: d.kind,
+    summary: d.summary,
+    mergedInto: d.mergedInto,
     status: d.status,
     language: d.language,
     originMessageId: d.originMessageId,
@@ -20,7 +22,8 @@ export function mapTask(d: TaskDocument): Task {
 
 export function mapInboxItem(d: InboxItemDocument): InboxItem {
   return {
-    id: d._id,
+    // The document id is `{taskId}:{itemId}`; the item id is the message id.
+    id: d.itemId,
     taskId: d.taskId,
     messageId: d.messageId,
     text: d.text,
@@ -29,6 +32,8 @@ export function mapInboxItem(d: InboxItemDocument): InboxItem {
     claimedAt: d.claimedAt,
     consumedAt: d.consumedAt,
     replacements: d.replacements,
+    movedTo: d.movedTo,
+    movedFrom: d.movedFrom,
     deliveredAt: d.deliveredAt,
     updatedAt: d.updatedAt,
   };

@@ -12,6 +12,7 @@ import { mapTurn } from '../mappers/map-turn';
 import { pageOfStore } from '../paging';
 import type { ConnectionShape } from '../types/connection';
 import { MainLineItem } from '../types/main-line.types';
+import { TaskListKind } from '../types/enums';
 import { InboxItem, InboxItemConnection, Task, TaskConnection } from '../types/task.types';
 import { Turn, TurnConnection } from '../types/turn.types';
 
@@ -28,7 +29,7 @@ export class TasksResolver {
   async tasks(@CurrentCaller() caller: Caller, @Args() args: TasksArgs): Promise<ConnectionShape<Task>> {
     const { first, after, consistentWith, status, kind } = validate(tasksArgsSchema, args);
     await this.readAfterWrite.await(caller, consistentWith);
-    const filter = { ...(status !== undefined ? { status } : {}), ...(kind !== undefined ? { kind } : {}) };
+    const filter = { ...(status !== undefined ? { status } : {}), ...(kind !== TaskListKind.ALL ? { kind } : {}) };
     return pageOfStore(
       (cursor, limit) => this.readModels.listTasks(caller.workspaceId, { first: limit, ...afterOf(cursor), ...filter }),
       first,

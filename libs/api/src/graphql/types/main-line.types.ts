@@ -1,6 +1,14 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { Connection } from './connection';
-import { MainLineItemKind, MessageChannel, RoutingMethod, RoutingOutcome, TaskStatus } from './enums';
+import {
+  ClarificationAction,
+  ClarificationReason,
+  MainLineItemKind,
+  MessageChannel,
+  RoutingMethod,
+  RoutingOutcome,
+  TaskStatus,
+} from './enums';
 
 @ObjectType({ description: 'Where the router sent a message.' })
 export class Routing {
@@ -13,26 +21,68 @@ export class Routing {
   @Field(() => RoutingMethod)
   method!: string;
 
+  @Field(() => String, { nullable: true, description: 'Why the router decided so, when it said.' })
+  reason!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The clarification card this message answered.' })
+  answersCardId!: string | null;
+
   @Field(() => String)
   decidedAt!: string;
 }
 
 @ObjectType()
 export class ClarificationOption {
+  @Field(() => String, { description: 'What `answerClarification(optionId:)` names.' })
+  optionId!: string;
+
   @Field(() => String)
   label!: string;
+
+  @Field(() => ClarificationAction, { description: 'ROUTE to the task, start a NEW one, or REOPEN the task.' })
+  action!: string;
 
   @Field(() => ID, { nullable: true })
   taskId!: string | null;
 }
 
-@ObjectType({ description: 'The question Main asked back instead of routing.' })
+@ObjectType({ description: "The person's answer to a clarification card; a card is answered once." })
+export class ClarificationAnswer {
+  @Field(() => String, { nullable: true })
+  optionId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  text!: string | null;
+
+  @Field(() => ID, { description: 'The answer as a message on the main line.' })
+  answerMessageId!: string;
+
+  @Field(() => String)
+  answeredAt!: string;
+}
+
+@ObjectType({ description: 'The question Main asked back instead of routing: a card to answer.' })
 export class Clarification {
+  @Field(() => ID)
+  cardId!: string;
+
   @Field(() => String)
   question!: string;
 
   @Field(() => [ClarificationOption])
   options!: ClarificationOption[];
+
+  @Field(() => ClarificationReason)
+  reason!: string;
+
+  @Field(() => String)
+  language!: string;
+
+  @Field(() => String)
+  askedAt!: string;
+
+  @Field(() => ClarificationAnswer, { nullable: true, description: 'Null while the card is open.' })
+  answered!: ClarificationAnswer | null;
 }
 
 @ObjectType()
@@ -109,13 +159,16 @@ export class MainLineItem {
   @Field(() => String, { nullable: true })
   clientMessageId!: string | null;
 
+  @Field(() => ID, { nullable: true, description: 'The clarification card this message answers.' })
+  answersCardId!: string | null;
+
   @Field(() => Routing, { nullable: true, description: 'Null until the router has decided.' })
   routing!: Routing | null;
 
   @Field(() => Clarification, { nullable: true })
   clarification!: Clarification | null;
 
-  @Field(() => MainReply, { nullable: true })
+  @Field(() => MainReply, { nullable: true, description: "Main's own answer, when the message needed no task." })
   reply!: MainReply | null;
 
   @Field(() => TaskCard, { nullable: true })

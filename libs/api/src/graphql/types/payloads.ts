@@ -46,3 +46,59 @@ export class TaskChangePayload {
   @Field(() => String, { description: tokenDescription })
   consistencyToken!: string;
 }
+
+@ObjectType()
+export class AnswerClarificationPayload {
+  @Field(() => ID)
+  cardId!: string;
+
+  @Field(() => ID, { description: 'The answer, a message on your main line that the router routes.' })
+  messageId!: string;
+
+  @Field(() => Boolean, { description: 'False when this same answer was already given (a retry).' })
+  created!: boolean;
+
+  @Field(() => String, { description: tokenDescription })
+  consistencyToken!: string;
+}
+
+@ObjectType()
+export class MoveMessagePayload {
+  @Field(() => ID)
+  messageId!: string;
+
+  @Field(() => ID)
+  fromTaskId!: string;
+
+  @Field(() => ID)
+  toTaskId!: string;
+
+  @Field(() => Boolean, {
+    description: 'True when the old task had read it already: it stays there and the new task got a copy.',
+  })
+  consumed!: boolean;
+
+  @Field(() => Boolean, { description: 'False when it already had been moved there.' })
+  changed!: boolean;
+
+  @Field(() => String, { description: tokenDescription })
+  consistencyToken!: string;
+}
+
+@ObjectType()
+export class MergeTasksPayload {
+  @Field(() => ID)
+  sourceTaskId!: string;
+
+  @Field(() => ID)
+  targetTaskId!: string;
+
+  @Field(() => [ID], { description: "The source's unread messages this merge delivered to the target." })
+  movedItemIds!: string[];
+
+  @Field(() => Boolean, { description: 'False when the tasks already were merged.' })
+  changed!: boolean;
+
+  @Field(() => String, { description: tokenDescription })
+  consistencyToken!: string;
+}

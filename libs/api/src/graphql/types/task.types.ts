@@ -13,6 +13,9 @@ export class TaskCounts {
   @Field(() => Int)
   inboxWithdrawn!: number;
 
+  @Field(() => Int, { description: 'Unread messages moved (or merged) to another task.' })
+  inboxMoved!: number;
+
   @Field(() => Int)
   turns!: number;
 
@@ -44,6 +47,12 @@ export class Task {
 
   @Field(() => TaskKind, { nullable: true })
   kind!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Where the task stands, kept current after each turn.' })
+  summary!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The task this one was merged into (it is archived).' })
+  mergedInto!: string | null;
 
   @Field(() => TaskStatus, { nullable: true })
   status!: string | null;
@@ -84,6 +93,27 @@ export class StepRef {
   step!: number;
 }
 
+@ObjectType({ description: 'Where a moved message went.' })
+export class MovedTo {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => Boolean, { description: 'Read here already: it stayed here as history and the task got a copy.' })
+  consumed!: boolean;
+}
+
+@ObjectType({ description: 'Where a moved or merged message came from.' })
+export class MovedFrom {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => String)
+  note!: string;
+
+  @Field(() => Boolean)
+  consumedThere!: boolean;
+}
+
 @ObjectType({ description: "A message in a task's inbox, waiting for (or read by) a step." })
 export class InboxItem {
   @Field(() => ID, { description: 'The item id, which is the message id.' })
@@ -112,6 +142,12 @@ export class InboxItem {
 
   @Field(() => Int)
   replacements!: number;
+
+  @Field(() => MovedTo, { nullable: true, description: 'Set once the person moved it to another task.' })
+  movedTo!: MovedTo | null;
+
+  @Field(() => MovedFrom, { nullable: true, description: 'Set when it was moved or merged here.' })
+  movedFrom!: MovedFrom | null;
 
   @Field(() => String, { nullable: true })
   deliveredAt!: string | null;

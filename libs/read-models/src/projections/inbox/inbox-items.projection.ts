@@ -1,22 +1,47 @@
 import type { KnownEvent } from '../engine/known-event';
-import type { ProjectionDefinition } from '../engine/projection-definition';
+import type { ProjectionContext, ProjectionDefinition } from '../engine/projection-definition';
 import { entityIdOf } from '../engine/stream-revisions';
 import type { InboxItemDocument } from './inbox-item.document';
 
-function inboxItemIds(event: KnownEvent): readonly string[] {
+/** An item of a task's inbox; a message moved to another task is an item there too. */
+export const inboxItemDocumentId = (taskId: string, itemId: string) => `${taskId}:${itemId}`;
+
+const itemIdOf = (documentId: string) => documentId.slice(documentId.indexOf(':') + 1);
+
+function itemIdsOf(event: KnownEvent): readonly string[] {
   switch (event.type) {
     case 'MessageDeliveredToInbox':
     case 'InboxItemWithdrawn':
     case 'InboxItemReplaced':
+    case 'MessageMoved':
       return [event.data.itemId];
     case 'InboxItemsClaimed':
     case 'InboxItemsReleased':
       return event.data.itemIds;
+    case 'TasksMerged':
+      // The target's side arrives as deliveries of their own.
+      return event.data.role === 'source' ? event.data.movedItemIds : [];
     case 'ModelStepCommitted':
       return event.data.consumedItemIds;
     default:
       return [];
   }
+}
+
+function inboxItemIds(event: KnownEvent, context: ProjectionContext): readonly string[] | Promise<readonly string[]> {
+  const itemIds = itemIdsOf(event);
+  if (itemIds.length === 0) return [];
+  const streamId = event.metadata.streamId;
+  if (streamId.startsWith('task-')) {
+    const taskId = entityIdOf(streamId);
+    return itemIds.map((itemId) => inboxItemDocumentId(taskId, itemId));
+  }
+  // A step consumes items of its own task's inbox.
+  const turnId = entityIdOf(streamId);
+  const ofTask = (taskId: string | undefined) =>
+    taskId === undefined ? [] : itemIds.map((itemId) => inboxItemDocumentId(taskId, itemId));
+  const known = context.knownTaskOfTurn(turnId);
+  return known !== undefined ? ofTask(known) : context.taskOfTurn(turnId).then(ofTask);
 }
 
 function blankInboxItem(id: string, event: KnownEvent): InboxItemDocument {
@@ -25,6 +50,7 @@ function blankInboxItem(id: string, event: KnownEvent): InboxItemDocument {
     workspaceId: event.metadata.workspaceId,
     _streams: {},
     created: false,
+    itemId: itemIdOf(id),
     taskId: null,
     messageId: null,
     text: null,
@@ -35,6 +61,8 @@ function blankInboxItem(id: string, event: KnownEvent): InboxItemDocument {
     withdrawnBy: null,
     deliveredAt: null,
     updatedAt: null,
+    movedTo: null,
+    movedFrom: null,
     consumedAt: null,
   };
 }
@@ -43,7 +71,7 @@ function evolveInboxItem(item: InboxItemDocument, event: KnownEvent): InboxItemD
   const at = event.metadata.occurredAt;
   switch (event.type) {
     case 'MessageDeliveredToInbox': {
-      const { messageId, text, language } = event.data;
+      const { messageId, text, language, movedFrom } = event.data;
       const taskId = entityIdOf(event.metadata.streamId);
       return {
         ...item,
@@ -55,6 +83,7 @@ function evolveInboxItem(item: InboxItemDocument, event: KnownEvent): InboxItemD
         status: 'delivered',
         deliveredAt: at,
         updatedAt: at,
+        movedFrom: movedFrom === undefined ? null : { ...movedFrom },
       };
     }
     case 'InboxItemWithdrawn':
@@ -77,6 +106,22 @@ function evolveInboxItem(item: InboxItemDocument, event: KnownEvent): InboxItemD
       };
     case 'InboxItemsReleased':
       return { ...item, status: 'released', claimedAt: null, updatedAt: at };
+    case 'MessageMoved': {
+      const { toTaskId, consumed } = event.data;
+      const movedTo = { taskId: toTaskId, consumed };
+      // Unread, it leaves this inbox like a withdrawal; read, it stays here as history.
+      return consumed
+        ? { ...item, movedTo, updatedAt: at }
+        : { ...item, status: 'moved', claimedAt: null, movedTo, updatedAt: at };
+    }
+    case 'TasksMerged':
+      return {
+        ...item,
+        status: 'moved',
+        claimedAt: null,
+        movedTo: { taskId: event.data.targetTaskId, consumed: false },
+        updatedAt: at,
+      };
     case 'ModelStepCommitted':
       return { ...item, consumedAt: { turnId: entityIdOf(event.metadata.streamId), step: event.data.step } };
     default:
@@ -89,7 +134,8 @@ const fromTask = { owner: 'stream', category: 'task' } as const;
 /** A task's inbox: `inbox_items` filtered by workspace and task, in delivery order. */
 export const inboxItemsProjection: ProjectionDefinition<InboxItemDocument> = {
   name: 'inbox_items',
-  version: 1,
+  // 2: one document per task and item (a moved message is an item of both), moved items.
+  version: 2,
   categories: ['task', 'turn'],
   handles: [
     'MessageDeliveredToInbox',
@@ -97,11 +143,14 @@ export const inboxItemsProjection: ProjectionDefinition<InboxItemDocument> = {
     'InboxItemReplaced',
     'InboxItemsClaimed',
     'InboxItemsReleased',
+    'MessageMoved',
+    'TasksMerged',
     'ModelStepCommitted',
   ],
   indexes: [{ fields: { workspaceId: 1, taskId: 1, deliveredAt: 1 } }],
   ownership: {
     created: fromTask,
+    itemId: fromTask,
     taskId: fromTask,
     messageId: fromTask,
     text: fromTask,
@@ -112,6 +161,8 @@ export const inboxItemsProjection: ProjectionDefinition<InboxItemDocument> = {
     withdrawnBy: fromTask,
     deliveredAt: fromTask,
     updatedAt: fromTask,
+    movedTo: fromTask,
+    movedFrom: fromTask,
     consumedAt: { owner: 'stream', category: 'turn' },
   },
   documentIds: inboxItemIds,

@@ -2,6 +2,7 @@ import type { EventDataMap } from '@lomo/contracts';
 import type { ProjectionDocument } from '../engine/projection-definition';
 
 type Data<T extends keyof EventDataMap> = EventDataMap[T];
+type ClarificationOption = Data<'ClarificationRequested'>['options'][number];
 
 /**
  * `main_line`: the person's conversation with Main, one document per message (`_id` =
@@ -20,14 +21,32 @@ export type MainLineDocument = ProjectionDocument & {
   channel: Data<'UserMessageReceived'>['channel'] | null;
   target: { taskId: string | null; artifactRef: string | null } | null;
   clientMessageId: string | null;
+  /** The clarification card this message answers (a card button or a text answer to it). */
+  answersCardId: string | null;
   /** Set once RoutingDecided arrives. */
   routing: {
     outcome: Data<'RoutingDecided'>['outcome'];
     taskId: string | null;
     method: Data<'RoutingDecided'>['method'];
+    reason: string | null;
+    answersCardId: string | null;
     decidedAt: string;
   } | null;
-  clarification: { question: string; options: Array<{ label: string; taskId: string | null }> } | null;
+  /** The card Main asked instead of routing; `answered` once ClarificationAnswered (keyed by this message). */
+  clarification: {
+    cardId: string;
+    question: string;
+    options: Array<{
+      optionId: string;
+      label: string;
+      action: ClarificationOption['action'];
+      taskId: string | null;
+    }>;
+    reason: Data<'ClarificationRequested'>['reason'];
+    language: string;
+    askedAt: string;
+    answered: { optionId: string | null; text: string | null; answerMessageId: string; answeredAt: string } | null;
+  } | null;
   reply: { replyId: string; text: string; language: string; repliedAt: string } | null;
   card: {
     cardId: string;

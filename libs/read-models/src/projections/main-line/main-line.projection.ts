@@ -7,6 +7,7 @@ function mainLineIds(event: KnownEvent): readonly string[] {
     case 'UserMessageReceived':
     case 'RoutingDecided':
     case 'ClarificationRequested':
+    case 'ClarificationAnswered':
     case 'MainReplied':
       return [event.data.messageId];
     case 'TaskCardShown':
@@ -34,6 +35,7 @@ function blankMainLineItem(id: string, event: KnownEvent): MainLineDocument {
     channel: null,
     target: null,
     clientMessageId: null,
+    answersCardId: null,
     routing: null,
     clarification: null,
     reply: null,
@@ -45,7 +47,7 @@ function evolveMainLineItem(item: MainLineDocument, event: KnownEvent): MainLine
   const at = event.metadata.occurredAt;
   switch (event.type) {
     case 'UserMessageReceived': {
-      const { messageId, text, language, channel, target, clientMessageId } = event.data;
+      const { messageId, text, language, channel, target, clientMessageId, answersCardId } = event.data;
       return {
         ...item,
         kind: 'message',
@@ -58,20 +60,60 @@ function evolveMainLineItem(item: MainLineDocument, event: KnownEvent): MainLine
         target:
           target === undefined ? null : { taskId: target.taskId ?? null, artifactRef: target.artifactRef ?? null },
         clientMessageId: clientMessageId ?? null,
+        answersCardId: answersCardId ?? null,
       };
     }
     case 'RoutingDecided': {
-      const { outcome, taskId, method } = event.data;
-      return { ...item, routing: { outcome, taskId, method, decidedAt: at } };
+      // The first decision stands (the main-line decider's rule); a redelivered one changes nothing.
+      if (item.routing !== null) return item;
+      const { outcome, taskId, method, reason, answersCardId } = event.data;
+      return {
+        ...item,
+        routing: {
+          outcome,
+          taskId,
+          method,
+          reason: reason ?? null,
+          answersCardId: answersCardId ?? null,
+          decidedAt: at,
+        },
+      };
     }
-    case 'ClarificationRequested':
+    case 'ClarificationRequested': {
+      // One card per message (the decider's rule): the first stands.
+      if (item.clarification !== null) return item;
+      const { cardId, question, options, reason, language } = event.data;
       return {
         ...item,
         clarification: {
-          question: event.data.question,
-          options: event.data.options.map((o) => ({ label: o.label, taskId: o.taskId ?? null })),
+          cardId,
+          question,
+          options: options.map((o) => ({
+            optionId: o.optionId,
+            label: o.label,
+            action: o.action,
+            taskId: o.taskId ?? null,
+          })),
+          reason,
+          language,
+          askedAt: at,
+          answered: null,
         },
       };
+    }
+    case 'ClarificationAnswered': {
+      const card = item.clarification;
+      // A card is answered once; an answer to another card of this message does not exist.
+      if (card === null || card.cardId !== event.data.cardId || card.answered !== null) return item;
+      const { optionId, text, answerMessageId } = event.data;
+      return {
+        ...item,
+        clarification: {
+          ...card,
+          answered: { optionId: optionId ?? null, text: text ?? null, answerMessageId, answeredAt: at },
+        },
+      };
+    }
     case 'MainReplied': {
       const { replyId, text, language } = event.data;
       return { ...item, reply: { replyId, text, language, repliedAt: at } };
@@ -93,9 +135,17 @@ const fromMain = { owner: 'stream', category: 'main' } as const;
 /** The main line of one person: filtered by workspace and user, newest first by `seq`. */
 export const mainLineProjection: ProjectionDefinition<MainLineDocument> = {
   name: 'main_line',
-  version: 1,
+  // 2: clarification cards with ids, options and their answer; routing reasons; answersCardId.
+  version: 2,
   categories: ['main'],
-  handles: ['UserMessageReceived', 'RoutingDecided', 'ClarificationRequested', 'MainReplied', 'TaskCardShown'],
+  handles: [
+    'UserMessageReceived',
+    'RoutingDecided',
+    'ClarificationRequested',
+    'ClarificationAnswered',
+    'MainReplied',
+    'TaskCardShown',
+  ],
   indexes: [{ fields: { workspaceId: 1, userId: 1, seq: -1 } }],
   ownership: {
     kind: fromMain,
@@ -108,6 +158,7 @@ export const mainLineProjection: ProjectionDefinition<MainLineDocument> = {
     channel: fromMain,
     target: fromMain,
     clientMessageId: fromMain,
+    answersCardId: fromMain,
     routing: fromMain,
     clarification: fromMain,
     reply: fromMain,

@@ -22,6 +22,10 @@ export type TaskDocument = ProjectionDocument & {
   created: boolean;
   goal: string | null;
   kind: TaskKind | null;
+  /** The runtime's routing summary (the latest TaskSummaryUpdated); null until the first. */
+  summary: string | null;
+  /** The task this one was merged into (TasksMerged as source, TaskArchived.mergedInto). */
+  mergedInto: string | null;
   /** active | waiting (a checkpoint is open) | paused | stopped | completed | archived. */
   status: TaskStatus | null;
   language: string | null;
@@ -30,7 +34,8 @@ export type TaskDocument = ProjectionDocument & {
   /** The task's one active turn (TurnOpened .. TurnClosed / TaskStopped). */
   activeTurnId: string | null;
   openCheckpoints: number;
-  inbox: { pending: number; claimed: number; withdrawn: number };
+  /** `moved`: unread items the person moved (or a merge took) to another task; they left this inbox. */
+  inbox: { pending: number; claimed: number; withdrawn: number; moved: number };
   /** TurnOpened events so far. */
   turnsOpened: number;
   /** Time of the latest task-stream event. */
@@ -42,6 +47,7 @@ export type TaskDocument = ProjectionDocument & {
     inboxPending: number;
     inboxClaimed: number;
     inboxWithdrawn: number;
+    inboxMoved: number;
     turns: number;
     steps: number;
   };

@@ -11,17 +11,19 @@ export function blankTask(id: string, event: KnownEvent): TaskDocument {
     created: false,
     goal: null,
     kind: null,
+    summary: null,
+    mergedInto: null,
     status: null,
     language: null,
     originMessageId: null,
     createdAt: null,
     activeTurnId: null,
     openCheckpoints: 0,
-    inbox: { pending: 0, claimed: 0, withdrawn: 0 },
+    inbox: { pending: 0, claimed: 0, withdrawn: 0, moved: 0 },
     turnsOpened: 0,
     taskActivityAt: null,
     turnActivity: {},
-    counts: { inboxPending: 0, inboxClaimed: 0, inboxWithdrawn: 0, turns: 0, steps: 0 },
+    counts: { inboxPending: 0, inboxClaimed: 0, inboxWithdrawn: 0, inboxMoved: 0, turns: 0, steps: 0 },
     lastActivityAt: null,
     activeTurn: null,
   };
@@ -54,6 +56,24 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
     }
     case 'TaskUpgraded':
       return { ...task, taskActivityAt, kind: event.data.to };
+    case 'TaskSummaryUpdated':
+      return { ...task, taskActivityAt, summary: event.data.summary };
+    case 'MessageMoved':
+      // Unread, the item left this inbox (the decider only moves pending ones unread); read, it
+      // stays here as history and the target got a copy.
+      return event.data.consumed
+        ? { ...task, taskActivityAt }
+        : { ...task, taskActivityAt, inbox: { ...inbox, pending: inbox.pending - 1, moved: inbox.moved + 1 } };
+    case 'TasksMerged': {
+      if (event.data.role === 'target') return { ...task, taskActivityAt };
+      const n = event.data.movedItemIds.length;
+      return {
+        ...task,
+        taskActivityAt,
+        mergedInto: task.mergedInto ?? event.data.targetTaskId,
+        inbox: { ...inbox, pending: inbox.pending - n, moved: inbox.moved + n },
+      };
+    }
     case 'MessageDeliveredToInbox':
       return { ...task, taskActivityAt, inbox: { ...inbox, pending: inbox.pending + 1 } };
     case 'InboxItemWithdrawn':
@@ -95,7 +115,12 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
     case 'TaskCompleted':
       return { ...task, taskActivityAt, status: 'completed' };
     case 'TaskArchived':
-      return { ...task, taskActivityAt, status: 'archived' };
+      return {
+        ...task,
+        taskActivityAt,
+        status: 'archived',
+        mergedInto: task.mergedInto ?? event.data.mergedInto ?? null,
+      };
     default:
       return { ...task, taskActivityAt };
   }
@@ -165,6 +190,7 @@ export function deriveTask(task: TaskDocument): TaskDocument {
     previous.inboxPending === inbox.pending &&
     previous.inboxClaimed === inbox.claimed &&
     previous.inboxWithdrawn === inbox.withdrawn &&
+    previous.inboxMoved === inbox.moved &&
     previous.turns === task.turnsOpened &&
     previous.steps === steps
       ? previous
@@ -172,6 +198,7 @@ export function deriveTask(task: TaskDocument): TaskDocument {
           inboxPending: inbox.pending,
           inboxClaimed: inbox.claimed,
           inboxWithdrawn: inbox.withdrawn,
+          inboxMoved: inbox.moved,
           turns: task.turnsOpened,
           steps,
         };

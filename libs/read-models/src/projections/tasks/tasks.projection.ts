@@ -37,7 +37,8 @@ function taskDocumentIds(
  */
 export const tasksProjection: ProjectionDefinition<TaskDocument> = {
   name: 'tasks',
-  version: 1,
+  // 2: summary, mergedInto and moved items.
+  version: 2,
   categories: ['task', 'turn'],
   // Every task event is activity. Of a turn, its lifecycle and its steps: tool calls and lease
   // renewals would rewrite (and re-announce) the task once per call without changing its counts.
@@ -52,6 +53,8 @@ export const tasksProjection: ProjectionDefinition<TaskDocument> = {
     created: fromTask,
     goal: fromTask,
     kind: fromTask,
+    summary: fromTask,
+    mergedInto: fromTask,
     status: fromTask,
     language: fromTask,
     originMessageId: fromTask,
