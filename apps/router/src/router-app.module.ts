@@ -7,6 +7,6 @@ import { RouterModule } from '@lomo/application';
 @Module({})
 export class RouterAppModule {
   static register(config: LomoConfig, options: PlatformOptions = {}): DynamicModule {
-    return { module: RouterAppModule, imports: [PlatformModule.forRoot(config, options), RouterModule] };
+    return { module: RouterAppModule, imports: [PlatformModule.forRoot(config, options), RouterModule.register()] };
   }
 }

@@ -4,6 +4,7 @@ import { PlatformModule, type PlatformOptions } from '@lomo/platform';
 import {
   MessagesModule,
   RouterModule,
+  type RouterModuleOptions,
   ExecutorModule,
   type ExecutorModuleOptions,
   ProjectorModule,
@@ -17,7 +18,7 @@ export class StandaloneModule {
   /** `executor` is for entry files such as the recovery bench's (an effect log on the tools). */
   static register(
     config: LomoConfig,
-    options: PlatformOptions & { executor?: ExecutorModuleOptions } = {},
+    options: PlatformOptions & { executor?: ExecutorModuleOptions; router?: RouterModuleOptions } = {},
   ): DynamicModule {
     // One projector instance: the API reads through it (read models, consistency tokens).
     const projector = ProjectorModule.register(config);
@@ -28,7 +29,7 @@ export class StandaloneModule {
       imports: [
         PlatformModule.forRoot(config, options),
         MessagesModule,
-        RouterModule,
+        RouterModule.register(options.router),
         ExecutorModule.register(options.executor),
         projector,
         notifier,

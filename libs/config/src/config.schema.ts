@@ -53,6 +53,9 @@ export const configShape = {
   OPENAI_API_KEY: z.string().min(1).optional(),
   LOMO_MODEL: z.string().min(1).max(200),
   LOMO_MODEL_TIMEOUT_MS: positiveInt(600_000),
+  LOMO_ROUTING_TIMEOUT_MS: positiveInt(600_000),
+  LOMO_ROUTING_RECENT: positiveInt(100),
+  LOMO_ROUTING_RETRIEVED: positiveInt(50),
   LOMO_EMBEDDING_PROVIDER: z.enum(['hashing', 'openai']).optional(),
   LOMO_EMBEDDING_BASE_URL: z.url().optional(),
   LOMO_EMBEDDING_MODEL: z.string().min(1).max(200),
@@ -199,6 +202,15 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_MODEL_TIMEOUT_MS: {
     default: '60000',
     meaning: 'Timeout of one model call (retriable errors are retried with backoff)',
+  },
+  LOMO_ROUTING_TIMEOUT_MS: {
+    default: '20000',
+    meaning: 'Bound on one routing model call (incl. retries); past it the person is asked instead',
+  },
+  LOMO_ROUTING_RECENT: { default: '20', meaning: 'Most recently active tasks in every routing prompt' },
+  LOMO_ROUTING_RETRIEVED: {
+    default: '5',
+    meaning: 'Older tasks retrieved by keywords and summary vectors into a routing prompt',
   },
   LOMO_EMBEDDING_PROVIDER: {
     default: '<openai when LOMO_MODEL_PROVIDER=openai, else hashing>',

@@ -1,2 +1,10 @@
 export * from './search/search-index.port';
 export * from './bindings/artifact-bindings.port';
+export * from './plan/routing-view';
+export * from './plan/routing-step';
+export { planRouting, cardIdFor } from './plan/plan-routing';
+export { taskIdFor, replyIdFor, goalFrom } from './plan/routing-ids';
+export { optionsFor, clarifyCard, type CardOption } from './plan/clarification-cards';
+export * from './plan/routing-candidates.port';
+export * from './plan/build-routing-prompt';
+export { UnboundArtifactBindings } from './bindings/unbound-artifact-bindings';

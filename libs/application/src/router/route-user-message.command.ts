@@ -1,5 +1,6 @@
-import type { EventEnvelope } from '@lomo/contracts';
-import type { RoutingDecision } from './routing-decision';
+import type { EventDataMap, EventEnvelope } from '@lomo/contracts';
+
+type RoutingDecision = EventDataMap['RoutingDecided'];
 
 /** Route one stored UserMessageReceived (as the relay delivered it). */
 export class RouteUserMessage {

@@ -4,13 +4,29 @@ import { toRelayedMessage, type ReceivedMessage } from '@lomo/bus';
 import { waitFor } from '@lomo/bus/testing';
 import { mainEvents, streams, type EventEnvelope } from '@lomo/contracts';
 import { taskDecider } from '@lomo/domain';
+import { handleCommand } from '@lomo/command-handling';
+import { ScriptedModelProvider } from '@lomo/llm';
+import { taskIdFor } from '@lomo/routing';
+import { FakeRoutingCandidates } from '@lomo/routing/testing';
 import { RouteUserMessageHandler } from './route-user-message.handler';
-import { taskIdFor } from './routing-decision';
 import { routingEventIdFor } from './routing-log';
 import { routerMetadata } from './router-metadata';
-import { createTaskFromMessage, readTask } from './task-writes';
+import { readTask } from './task-writes';
 import { RouterService } from './router.service';
 import { MAIN, RouterHarness, USER, WORKSPACE } from '../testing/router-harness';
+import { taskEventTypes } from '@lomo/domain';
+
+/** A model that files every message it is asked about as new persistent work (these tests are about delivery, not choice). */
+function alwaysNew(): ScriptedModelProvider {
+  const model = new ScriptedModelProvider();
+  const answer = () => ({
+    json: { outcome: 'new', taskRef: null, scores: [], reply: null, goal: null, question: null },
+  });
+  for (let i = 0; i < 50; i += 1) model.push({ reply: answer });
+  return model;
+}
+
+const routerOptions = () => ({ model: alwaysNew(), candidates: new FakeRoutingCandidates() });
 
 /** A relayed message as a consumer receives it, for redelivering one by hand. */
 function asReceived(envelope: EventEnvelope): ReceivedMessage {
@@ -31,13 +47,13 @@ const routingOf = async (h: RouterHarness, messageId: string) =>
   (await h.eventsOf(MAIN)).filter((e) => e.metadata.eventId === routingEventIdFor(messageId));
 const wakeUpsFor = (h: RouterHarness, taskId: string) => h.wakeUps.filter((m) => m.value.taskId === taskId);
 
-describe('router (pass-through): SQLite store, in-process bus, relay', () => {
+describe('router delivery: SQLite store, in-process bus, relay', () => {
   let h: RouterHarness;
   let app: INestApplicationContext;
 
   beforeAll(async () => {
     h = await RouterHarness.open();
-    app = await h.startRouterApp();
+    app = await h.startRouterApp(routerOptions());
     h.relay.start();
   });
 
@@ -54,7 +70,16 @@ describe('router (pass-through): SQLite store, in-process bus, relay', () => {
 
     const routing = await routingOf(h, messageId);
     expect(routing.map((e) => e.data)).toEqual([
-      { messageId, outcome: 'new', taskId, method: 'deterministic', candidates: [] },
+      {
+        messageId,
+        outcome: 'new',
+        taskId,
+        method: 'semantic',
+        candidates: [],
+        modelStep: expect.objectContaining({ model: 'scripted', attempts: 1 }),
+        duplicateCheck: { candidates: [], verdict: 'none' },
+        latencyMs: expect.any(Number),
+      },
     ]);
     const task = await h.eventsOf(streams.task(taskId));
     expect(typesOf(task)).toEqual(['TaskCreated', 'MessageDeliveredToInbox']);
@@ -117,6 +142,8 @@ describe('router (pass-through): SQLite store, in-process bus, relay', () => {
         taskId,
         method: 'deterministic',
         candidates: [{ taskId, score: 1, source: 'explicit' }],
+        reason: 'the message names its task',
+        latencyMs: expect.any(Number),
       },
     ]);
     const task = await h.eventsOf(streams.task(taskId));
@@ -163,6 +190,7 @@ describe('router (pass-through): SQLite store, in-process bus, relay', () => {
       method: 'deterministic',
       candidates: [{ taskId: target, score: 1, source: 'explicit' }],
       reason: exists ? 'target task is stopped' : 'target task not found',
+      latencyMs: expect.any(Number),
     });
     const result = await app.get(RouterService).handle(asReceived(late));
     expect(result).toMatchObject({ deliveredTo: null, woke: false });
@@ -175,7 +203,7 @@ describe('router: tenancy', () => {
   let app: INestApplicationContext;
   beforeAll(async () => {
     h = await RouterHarness.open();
-    app = await h.startRouterApp();
+    app = await h.startRouterApp(routerOptions());
   });
   afterAll(async () => {
     await app.close();
@@ -207,7 +235,7 @@ describe('router: a crash between RoutingDecided and the delivery is repaired on
   beforeAll(async () => {
     h = await RouterHarness.open();
     // No relay here: the test plays the consumer itself, so nothing routes behind its back.
-    app = await h.startRouterApp();
+    app = await h.startRouterApp(routerOptions());
   });
 
   afterAll(async () => {
@@ -244,11 +272,20 @@ describe('router: a crash between RoutingDecided and the delivery is repaired on
     const handler = app.get(RouteUserMessageHandler);
     await handler.recordRouting(message);
     // The half-done run: the task exists, the message is not in it yet.
-    await createTaskFromMessage(
-      { store: h.store, ids: { uuid: () => randomUUID() } },
-      taskId,
-      mainEvents.UserMessageReceived.parse(message.data),
-      routerMetadata(message),
+    const data = mainEvents.UserMessageReceived.parse(message.data);
+    await handleCommand(
+      h.store,
+      streams.task(taskId),
+      taskDecider,
+      {
+        type: 'CreateTask',
+        taskId,
+        kind: 'persistent',
+        goal: data.text,
+        language: data.language,
+        originMessageId: data.messageId,
+      },
+      { eventTypes: taskEventTypes, metadata: routerMetadata(message), ids: { uuid: () => randomUUID() } },
     );
     expect(typesOf(await h.eventsOf(streams.task(taskId)))).toEqual(['TaskCreated']);
 

@@ -1,18 +1,40 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_BUS, type EventBus } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
+import { createModelProvider, type ModelProvider } from '@lomo/llm';
+import {
+  ARTIFACT_BINDINGS,
+  DEFAULT_ROUTING_SETTINGS,
+  ROUTING_CANDIDATES,
+  UnboundArtifactBindings,
+  type ArtifactBindings,
+  type RoutingCandidates,
+  type RoutingSettings,
+} from '@lomo/routing';
 import { RouteUserMessageHandler } from './route-user-message.handler';
 import { RouterService } from './router.service';
+import { routingCandidatesProvider } from './routing-candidates.provider';
+import { ROUTING_MODEL, ROUTING_SETTINGS, ROUTING_TIMEOUT_MS } from './routing-tokens';
 import { WakeUpPublisher } from './wake-up-publisher';
 
 /**
- * The pass-through router (issue 4 item 8). Needs the platform's EVENT_STORE, EVENT_BUS, LOGGER
- * and LOMO_CONFIG (PlatformModule provides them globally).
+ * The router (DESIGN.md §4 step 2): deterministic first, then the configured model with a
+ * structured answer, over a bounded candidate set. Needs the platform's EVENT_STORE, EVENT_BUS,
+ * DOCUMENT_STORE, LOGGER, CLOCK and LOMO_CONFIG (PlatformModule provides them globally). Artefact
+ * bindings answer "unknown" until the workspace library provides them.
  */
-@Module({
-  imports: [CqrsModule],
-  providers: [
+export interface RouterModuleOptions {
+  /** Tests pass a scripted model; otherwise LOMO_MODEL_PROVIDER decides (offline by default). */
+  model?: ModelProvider;
+  candidates?: RoutingCandidates;
+  bindings?: ArtifactBindings;
+  settings?: Partial<RoutingSettings>;
+  timeoutMs?: number;
+}
+
+function routerProviders(options: RouterModuleOptions): Provider[] {
+  return [
     RouteUserMessageHandler,
     RouterService,
     {
@@ -20,7 +42,40 @@ import { WakeUpPublisher } from './wake-up-publisher';
       useFactory: (bus: EventBus, config: LomoConfig) => new WakeUpPublisher(bus, config.LOMO_BUS_PARTITIONS),
       inject: [EVENT_BUS, LOMO_CONFIG],
     },
-  ],
-  exports: [RouterService],
-})
-export class RouterModule {}
+    {
+      provide: ROUTING_MODEL,
+      useFactory: (config: LomoConfig) =>
+        options.model ??
+        createModelProvider({
+          provider: config.LOMO_MODEL_PROVIDER,
+          baseUrl: config.OPENAI_BASE_URL,
+          apiKey: config.OPENAI_API_KEY,
+          model: config.LOMO_MODEL,
+          timeoutMs: config.LOMO_MODEL_TIMEOUT_MS,
+        }),
+      inject: [LOMO_CONFIG],
+    },
+    { provide: ROUTING_SETTINGS, useValue: { ...DEFAULT_ROUTING_SETTINGS, ...options.settings } },
+    {
+      provide: ROUTING_TIMEOUT_MS,
+      useFactory: (c: LomoConfig) => options.timeoutMs ?? c.LOMO_ROUTING_TIMEOUT_MS,
+      inject: [LOMO_CONFIG],
+    },
+    { provide: ARTIFACT_BINDINGS, useValue: options.bindings ?? new UnboundArtifactBindings() },
+    options.candidates === undefined
+      ? routingCandidatesProvider
+      : { provide: ROUTING_CANDIDATES, useValue: options.candidates },
+  ];
+}
+
+@Module({})
+export class RouterModule {
+  static register(options: RouterModuleOptions = {}): DynamicModule {
+    return {
+      module: RouterModule,
+      imports: [CqrsModule],
+      providers: routerProviders(options),
+      exports: [RouterService],
+    };
+  }
+}

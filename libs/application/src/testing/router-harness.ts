@@ -7,8 +7,10 @@ import { NestFactory } from '@nestjs/core';
 import { EVENT_BUS, EventRelay, InProcessEventBus, type ConsumerHandle, type ReceivedMessage } from '@lomo/bus';
 import { LOMO_CONFIG, loadConfig, type LomoConfig } from '@lomo/config';
 import {
+  CLOCK,
   deterministicUuid,
   ID_GENERATOR,
+  systemClock,
   streams,
   WAKE_UP_TOPIC,
   type EventEnvelope,
@@ -16,7 +18,7 @@ import {
 } from '@lomo/contracts';
 import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
 import { createLogger, LOGGER } from '@lomo/observability';
-import { RouterModule } from '../router/router.module';
+import { RouterModule, type RouterModuleOptions } from '../router/router.module';
 
 export const WORKSPACE = 'ws1';
 export const USER = 'u1';
@@ -60,7 +62,7 @@ export class RouterHarness {
   }
 
   /** The router as the standalone app would run it, on this harness's store and bus. */
-  async startRouterApp(): Promise<INestApplicationContext> {
+  async startRouterApp(options: RouterModuleOptions = {}): Promise<INestApplicationContext> {
     const { store, bus, config } = this;
     @Global()
     @Module({
@@ -70,12 +72,13 @@ export class RouterHarness {
         { provide: LOMO_CONFIG, useValue: config },
         { provide: LOGGER, useValue: createLogger({ level: 'silent' }) },
         { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
+        { provide: CLOCK, useValue: systemClock },
       ],
-      exports: [EVENT_STORE, EVENT_BUS, LOMO_CONFIG, LOGGER, ID_GENERATOR],
+      exports: [EVENT_STORE, EVENT_BUS, LOMO_CONFIG, LOGGER, ID_GENERATOR, CLOCK],
     })
     class TestPlatformModule {}
 
-    @Module({ imports: [TestPlatformModule, RouterModule] })
+    @Module({ imports: [TestPlatformModule, RouterModule.register(options)] })
     class TestRouterApp {}
 
     const app = await NestFactory.createApplicationContext(TestRouterApp, { logger: false });
@@ -86,7 +89,15 @@ export class RouterHarness {
   /** Appends a person's message to Main the way the API does (event id = message id). */
   async receive(
     text: string,
-    options: { clientMessageId: string; language?: string; targetTaskId?: string; workspaceId?: string },
+    options: {
+      clientMessageId: string;
+      language?: string;
+      targetTaskId?: string;
+      artifactRef?: string;
+      workspaceId?: string;
+      channel?: 'ui' | 'api' | 'card';
+      answersCardId?: string;
+    },
   ): Promise<EventEnvelope> {
     const workspaceId = options.workspaceId ?? WORKSPACE;
     const main = streams.main(workspaceId, USER);
@@ -99,9 +110,11 @@ export class RouterHarness {
         userId: USER,
         text,
         language: options.language ?? 'en',
-        channel: 'ui',
+        channel: options.channel ?? 'ui',
         clientMessageId: options.clientMessageId,
         ...(options.targetTaskId ? { target: { taskId: options.targetTaskId } } : {}),
+        ...(options.artifactRef ? { target: { artifactRef: options.artifactRef } } : {}),
+        ...(options.answersCardId ? { answersCardId: options.answersCardId } : {}),
       },
       metadata: {
         correlationId: `corr-${options.clientMessageId}`,

@@ -25,6 +25,21 @@ export type RecordRoutingDecision = {
   method: Data<'RoutingDecided'>['method'];
   candidates: Data<'RoutingDecided'>['candidates'];
   reason?: string;
+  duplicateCheck?: Data<'RoutingDecided'>['duplicateCheck'];
+  promptRef?: Data<'RoutingDecided'>['promptRef'];
+  modelStep?: Data<'RoutingDecided'>['modelStep'];
+  latencyMs?: number;
+  answersCardId?: string;
+  /**
+   * What the decision says in Main, written in the same append (so a crash can never leave a
+   * decision without its reply or card): Main's answer, a clarification card, the card this
+   * message answered.
+   */
+  effects?: {
+    reply?: Omit<ReplyInMain, 'type' | 'messageId'>;
+    clarification?: Omit<RequestClarification, 'type' | 'messageId'>;
+    answer?: Omit<AnswerClarification, 'type' | 'answerMessageId'>;
+  };
 };
 
 /** Ask the person which work a message belongs to; one card per message. */

@@ -35,8 +35,23 @@ function recordRoutingDecision(command: RecordRoutingDecision, state: MainLineSt
       MainLineErrors.INVALID_COMMAND,
       'A routing decision names a task exactly when its outcome is lightweight, existing or new',
     );
-  const { type: _type, ...data } = command;
-  return [{ type: 'RoutingDecided', data }];
+  const { type: _type, effects, ...data } = command;
+  const events: MainLineEvent[] = [{ type: 'RoutingDecided', data }];
+  if (effects === undefined) return events;
+  const { messageId } = command;
+  let next = state;
+  const add = (more: MainLineEvent[]) => {
+    for (const event of more) {
+      events.push(event);
+      next = evolveMainLine(next, event);
+    }
+  };
+  if (effects.answer !== undefined)
+    add(answerClarification({ type: 'AnswerClarification', ...effects.answer, answerMessageId: messageId }, next));
+  if (effects.reply !== undefined) add(replyInMain({ type: 'ReplyInMain', messageId, ...effects.reply }, next));
+  if (effects.clarification !== undefined)
+    add(requestClarification({ type: 'RequestClarification', messageId, ...effects.clarification }, next));
+  return events;
 }
 
 function requestClarification(command: RequestClarification, state: MainLineState): MainLineEvent[] {

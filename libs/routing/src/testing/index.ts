@@ -1,1 +1,2 @@
-export {};
+export { FakeArtifactBindings } from './fake-artifact-bindings';
+export { FakeRoutingCandidates } from './fake-routing-candidates';
