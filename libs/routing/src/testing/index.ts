@@ -1,1 +1,3 @@
-export {};
+// Test support for @lomo/routing: the SearchIndex contract suite and the in-memory index.
+export * from './contract/search-index.contract';
+export * from './in-memory-search-index';
