@@ -112,9 +112,12 @@ export class SqliteSearchIndex implements SearchIndex {
       deleteDocument: this.db.prepare(`DELETE FROM ${d} WHERE rid = ?`),
       insertFts: this.db.prepare(`INSERT INTO ${f} (rowid, scope_key, body) VALUES (?, ?, ?)`),
       deleteFts: this.db.prepare(`DELETE FROM ${f} WHERE rowid = ?`),
+      // Ranked inside FTS5 first, joined for the ids of the few kept rows only (the join per
+      // matched row cost more than the ranking).
       match: this.db.prepare<[string, number], { id: string; score: number }>(
-        `SELECT d.id AS id, -bm25(${f}, 0.0, 1.0) AS score FROM ${f} JOIN ${d} d ON d.rid = ${f}.rowid
-         WHERE ${f} MATCH ? ORDER BY bm25(${f}, 0.0, 1.0), d.id LIMIT ?`,
+        `SELECT d.id AS id, -r.rank AS score FROM (
+           SELECT rowid, bm25(${f}, 0.0, 1.0) AS rank FROM ${f} WHERE ${f} MATCH ? ORDER BY rank LIMIT ?
+         ) r JOIN ${d} d ON d.rid = r.rowid ORDER BY r.rank, d.id`,
       ),
       vectors: this.db.prepare<[string], { id: string; vector: Buffer }>(
         `SELECT id, vector FROM ${d} WHERE scope = ? AND vector IS NOT NULL`,
