@@ -147,18 +147,49 @@ const MODULE = new Uint8Array([
 
 export type ScanKernel = (matrix: number, query: number, out: number, rows: number, stride: number) => void;
 
-let compiled: WebAssembly.Module | null | undefined;
+/** Growable linear memory: a WebAssembly.Memory, or a plain ArrayBuffer copy where there is none. */
+export interface LinearMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): void;
+}
+
+// The tsconfig carries no DOM lib, so the few WebAssembly members used are typed here.
+interface WasmApi {
+  Memory: new (descriptor: { initial: number }) => LinearMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+export const PAGE_BYTES = 65_536;
+
+export function createMemory(pages: number): LinearMemory {
+  if (wasm) return new wasm.Memory({ initial: pages });
+  let buffer = new ArrayBuffer(pages * PAGE_BYTES);
+  return {
+    get buffer() {
+      return buffer;
+    },
+    grow(more: number) {
+      const next = new ArrayBuffer(buffer.byteLength + more * PAGE_BYTES);
+      new Uint8Array(next).set(new Uint8Array(buffer));
+      buffer = next;
+    },
+  };
+}
+
+let compiled: object | null | undefined;
 
 /** The kernel bound to a memory, or undefined where WebAssembly SIMD is missing (then JS scans). */
-export function simdKernel(memory: WebAssembly.Memory): ScanKernel | undefined {
+export function simdKernel(memory: LinearMemory): ScanKernel | undefined {
+  if (!wasm) return undefined;
   if (compiled === undefined) {
     try {
-      compiled = new WebAssembly.Module(MODULE);
+      compiled = new wasm.Module(MODULE);
     } catch {
       compiled = null;
     }
   }
   if (compiled === null) return undefined;
-  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
+  const instance = new wasm.Instance(compiled, { env: { memory } });
   return instance.exports.scan as ScanKernel;
 }

@@ -1,8 +1,7 @@
 import type { SearchHit } from '../search-index.port';
-import { simdKernel, type ScanKernel } from './dot-scan-wasm';
+import { createMemory, PAGE_BYTES, simdKernel, type LinearMemory, type ScanKernel } from './dot-scan-wasm';
 import { topK } from './top-k';
 
-const PAGE = 65_536;
 const LANES = 8;
 
 /**
@@ -14,18 +13,22 @@ const LANES = 8;
  */
 export class VectorMatrix {
   private readonly stride: number;
-  private memory: WebAssembly.Memory;
-  private kernel: ScanKernel | undefined;
+  private readonly memory: LinearMemory;
+  private readonly kernel: ScanKernel | undefined;
   private floats: Float32Array;
   private capacity: number;
   private readonly ids: string[] = [];
   private readonly rows = new Map<string, number>();
 
-  constructor(readonly dimensions: number) {
+  /** `simd: false` forces the JS loop (the fallback, tested against the kernel). */
+  constructor(
+    readonly dimensions: number,
+    options: { simd?: boolean } = {},
+  ) {
     this.stride = Math.ceil(dimensions / LANES) * LANES;
     this.capacity = 64;
-    this.memory = new WebAssembly.Memory({ initial: this.pagesFor(this.capacity) });
-    this.kernel = simdKernel(this.memory);
+    this.memory = createMemory(this.pagesFor(this.capacity));
+    this.kernel = options.simd === false ? undefined : simdKernel(this.memory);
     this.floats = new Float32Array(this.memory.buffer);
   }
 
@@ -78,14 +81,14 @@ export class VectorMatrix {
 
   private pagesFor(capacity: number): number {
     // rows, then the query row and one score per row as scratch
-    return Math.ceil((((capacity + 1) * this.stride + capacity) * 4) / PAGE) + 1;
+    return Math.ceil((((capacity + 1) * this.stride + capacity) * 4) / PAGE_BYTES) + 1;
   }
 
   private ensureCapacity(rows: number): void {
     if (rows <= this.capacity) return;
     let capacity = this.capacity;
     while (capacity < rows) capacity *= 2;
-    const pages = this.pagesFor(capacity) - this.memory.buffer.byteLength / PAGE;
+    const pages = this.pagesFor(capacity) - this.memory.buffer.byteLength / PAGE_BYTES;
     if (pages > 0) this.memory.grow(pages);
     this.capacity = capacity;
     this.floats = new Float32Array(this.memory.buffer);
