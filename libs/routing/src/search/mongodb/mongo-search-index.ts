@@ -144,9 +144,12 @@ export class MongoSearchIndex implements SearchIndex {
     for (const id of ids) {
       await guard('remove', async () => {
         const _id = key(scope, id);
-        const previous = await this.documents.findOneAndDelete({ _id }, { projection: { length: 1 } });
+        // findOne + deleteOne, not findOneAndDelete (FerretDB 1.24 refuses it with a projection);
+        // only the call that deleted the document moves the stats.
+        const previous = await this.documents.findOne({ _id }, { projection: { length: 1 } });
         await this.postings.deleteMany({ scope, id });
-        if (previous) {
+        const { deletedCount } = await this.documents.deleteOne({ _id });
+        if (previous && deletedCount === 1) {
           await this.stats.updateOne({ _id: scope }, { $inc: { count: -1, totalLength: -previous.length } });
         }
       });
