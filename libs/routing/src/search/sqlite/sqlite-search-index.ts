@@ -12,6 +12,7 @@ import {
   lastPerKey,
 } from '../search-input';
 import { VectorMatrix } from '../vectors/vector-matrix';
+import { topK } from '../vectors/top-k';
 import { fts5Idf, fts5TermBound, fts5TermScore } from './fts5-bm25';
 
 export interface SqliteSearchIndexOptions {
@@ -21,6 +22,12 @@ export interface SqliteSearchIndexOptions {
   dimensions: number;
   /** Table name prefix, `search` by default. */
   tablePrefix?: string;
+  /**
+   * Page cache of a connection this index opens, 64 MiB by default: 100 000 documents' FTS
+   * index and rows then stay in memory (SQLite's default 2 MiB made every search read pages
+   * from the OS). A given Database keeps its owner's settings.
+   */
+  cacheSizeKiB?: number;
 }
 
 // Contention that outlived the busy timeout, or the disk failing: the caller may retry.
@@ -53,8 +60,12 @@ interface DocumentRow {
   length: number;
 }
 
-/** Candidate rows read through the rare terms before the exact check falls back to bm25() on all. */
-const CANDIDATE_BUDGET = 4_000;
+/**
+ * Rows read as candidates through the rare terms, one round per budget, before bm25() ranks
+ * every match. Measured at 100 000 rows (bench/search-index.ts): 2 000 alone falls back on 13 %
+ * of queries, 4 000 costs ~8 ms per query; 2 000 then 8 000 keeps both low.
+ */
+const CANDIDATE_BUDGETS = [2_000, 8_000];
 
 /**
  * SearchIndex on SQLite (the embedded store). Text: an FTS5 table over the shared tokenizer's
@@ -62,7 +73,7 @@ const CANDIDATE_BUDGET = 4_000;
  * punctuation and symbol category a token character, i.e. split on whitespace only, so bigrams
  * and "x-ray" stay one term and both sides see exactly @lomo/text's tokens; ranked by FTS5's
  * bm25() (its document statistics span all scopes of the table, which changes weights a little,
- * never the scope filter). Vectors: BLOBs in the documents table, scanned exactly from a
+ * never the scope filter). Vectors: BLOBs in a table of their own, scanned exactly from a
  * per-scope VectorMatrix loaded on first use and kept current by this instance's writes.
  * Another connection writing the same tables is not seen by this instance's vector cache: one
  * process owns the embedded store.
@@ -74,6 +85,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly documents: string;
   private readonly fts: string;
   private readonly stats: string;
+  private readonly vectors: string;
   private readonly vocabulary: string;
   private readonly matrices = new Map<string, VectorMatrix>();
   private readonly statements: ReturnType<SqliteSearchIndex['prepare']>;
@@ -87,21 +99,34 @@ export class SqliteSearchIndex implements SearchIndex {
     this.documents = `${prefix}_documents`;
     this.fts = `${prefix}_fts`;
     this.stats = `${prefix}_stats`;
+    this.vectors = `${prefix}_vectors`;
     this.vocabulary = `${prefix}_vocabulary`;
     this.ownsDatabase = typeof options.database === 'string';
     try {
       this.db = typeof options.database === 'string' ? new Database(options.database) : options.database;
-      if (this.ownsDatabase) this.db.pragma('journal_mode = WAL');
+      if (this.ownsDatabase) {
+        this.db.pragma('journal_mode = WAL');
+        this.db.pragma('synchronous = NORMAL'); // rebuilt from the event store if ever lost
+        this.db.pragma(`cache_size = ${-(options.cacheSizeKiB ?? 65_536)}`);
+      }
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS ${this.documents} (
           rid INTEGER PRIMARY KEY,
           scope TEXT NOT NULL,
           id TEXT NOT NULL,
           text TEXT NOT NULL,
-          vector BLOB,
+          body TEXT NOT NULL,
           length INTEGER NOT NULL,
           UNIQUE (scope, id)
         );
+        -- Vectors apart: 1 KiB per row next to the text made the candidate reads 3x slower.
+        CREATE TABLE IF NOT EXISTS ${this.vectors} (
+          rid INTEGER PRIMARY KEY,
+          scope TEXT NOT NULL,
+          id TEXT NOT NULL,
+          vector BLOB NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS ${this.vectors}_scope ON ${this.vectors} (scope);
         CREATE TABLE IF NOT EXISTS ${this.stats} (
           one INTEGER PRIMARY KEY CHECK (one = 1),
           rows INTEGER NOT NULL,
@@ -122,20 +147,20 @@ export class SqliteSearchIndex implements SearchIndex {
   private prepare() {
     const d = this.documents;
     const f = this.fts;
+    const v = this.vectors;
     return {
       find: this.db.prepare<[string, string], DocumentRow>(`SELECT rid, length FROM ${d} WHERE scope = ? AND id = ?`),
-      insert: this.db.prepare(`INSERT INTO ${d} (scope, id, text, vector, length) VALUES (?, ?, ?, ?, ?)`),
-      update: this.db.prepare(`UPDATE ${d} SET text = ?, vector = ?, length = ? WHERE rid = ?`),
+      insert: this.db.prepare(`INSERT INTO ${d} (scope, id, text, body, length) VALUES (?, ?, ?, ?, ?)`),
+      update: this.db.prepare(`UPDATE ${d} SET text = ?, body = ?, length = ? WHERE rid = ?`),
       moveStats: this.db.prepare(`UPDATE ${this.stats} SET rows = rows + ?, tokens = tokens + ?`),
       readStats: this.db.prepare<[], { rows: number; tokens: number }>(`SELECT rows, tokens FROM ${this.stats}`),
       frequency: this.db
         .prepare<[string], number>(`SELECT doc FROM ${this.vocabulary} WHERE term = ? AND col = 'body'`)
         .pluck(),
-      candidates: this.db.prepare<[string], { rowid: number; body: string }>(
-        `SELECT rowid, body FROM ${f} WHERE ${f} MATCH ?`,
-      ),
-      ids: this.db.prepare<[string], { rid: number; id: string }>(
-        `SELECT rid, id FROM ${d} WHERE rid IN (SELECT value FROM json_each(?))`,
+      // The tokens come from the documents table: FTS5 reads its own content row by row, ~3 µs each.
+      candidates: this.db.prepare<[string, string], { id: string; body: string }>(
+        `SELECT d.id AS id, d.body AS body FROM (SELECT rowid FROM ${f} WHERE ${f} MATCH ?) m
+         JOIN ${d} d ON d.rid = m.rowid WHERE d.scope = ?`,
       ),
       deleteDocument: this.db.prepare(`DELETE FROM ${d} WHERE rid = ?`),
       insertFts: this.db.prepare(`INSERT INTO ${f} (rowid, scope_key, body) VALUES (?, ?, ?)`),
@@ -147,9 +172,9 @@ export class SqliteSearchIndex implements SearchIndex {
            SELECT rowid, bm25(${f}, 0.0, 1.0) AS rank FROM ${f} WHERE ${f} MATCH ? ORDER BY rank LIMIT ?
          ) r JOIN ${d} d ON d.rid = r.rowid ORDER BY r.rank, d.id`,
       ),
-      vectors: this.db.prepare<[string], { id: string; vector: Buffer }>(
-        `SELECT id, vector FROM ${d} WHERE scope = ? AND vector IS NOT NULL`,
-      ),
+      putVector: this.db.prepare(`INSERT OR REPLACE INTO ${v} (rid, scope, id, vector) VALUES (?, ?, ?, ?)`),
+      deleteVector: this.db.prepare(`DELETE FROM ${v} WHERE rid = ?`),
+      vectors: this.db.prepare<[string], { id: string; vector: Buffer }>(`SELECT id, vector FROM ${v} WHERE scope = ?`),
     };
   }
 
@@ -168,13 +193,15 @@ export class SqliteSearchIndex implements SearchIndex {
           if (existing) {
             rid = existing.rid;
             s.deleteFts.run(rid);
-            s.update.run(doc.text, blob, tokens.length, rid);
+            s.update.run(doc.text, body, tokens.length, rid);
             s.moveStats.run(0, tokens.length - existing.length);
           } else {
-            rid = Number(s.insert.run(doc.scope, doc.id, doc.text, blob, tokens.length).lastInsertRowid);
+            rid = Number(s.insert.run(doc.scope, doc.id, doc.text, body, tokens.length).lastInsertRowid);
             s.moveStats.run(1, tokens.length);
           }
           s.insertFts.run(rid, scopeToken(doc.scope), body);
+          if (blob) s.putVector.run(rid, doc.scope, doc.id, blob);
+          else s.deleteVector.run(rid);
         }
       })();
     } catch (error) {
@@ -199,6 +226,7 @@ export class SqliteSearchIndex implements SearchIndex {
           if (!existing) continue;
           s.deleteFts.run(existing.rid);
           s.deleteDocument.run(existing.rid);
+          s.deleteVector.run(existing.rid);
           s.moveStats.run(-1, -existing.length);
         }
       })();
@@ -212,7 +240,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /**
    * BM25 top-k, exact, without ranking every matching row: bm25() costs ~1.3 µs per row, and a
    * common term matches half of 100 000 rows. MaxScore: the rarest terms (within
-   * CANDIDATE_BUDGET rows) give the candidates, scored in the app exactly as bm25() would
+   * a budget of rows) give the candidates, scored in the app exactly as bm25() would
    * (fts5-bm25.ts); a row that matches none of them can score at most the sum of the other
    * terms' bounds, so when the k-th candidate beats that sum the answer is final. Otherwise
    * FTS5 ranks every match with bm25() itself.
@@ -224,9 +252,11 @@ export class SqliteSearchIndex implements SearchIndex {
     if (terms.length === 0) return [];
     const exclude = options.exclude ?? new Set<string>();
     try {
-      return (
-        this.rankPruned(scope, terms, options.limit, exclude) ?? this.rankAll(scope, terms, options.limit, exclude)
-      );
+      for (const budget of CANDIDATE_BUDGETS) {
+        const hits = this.rankPruned(scope, terms, options.limit, exclude, budget);
+        if (hits) return hits;
+      }
+      return this.rankAll(scope, terms, options.limit, exclude);
     } catch (error) {
       throw mapSqliteError(error, 'searchText');
     }
@@ -246,6 +276,7 @@ export class SqliteSearchIndex implements SearchIndex {
     terms: readonly string[],
     limit: number,
     exclude: ReadonlySet<string>,
+    candidateBudget: number,
   ): SearchHit[] | undefined {
     const s = this.statements;
     const stats = s.readStats.get();
@@ -259,7 +290,7 @@ export class SqliteSearchIndex implements SearchIndex {
     let essential = 0;
     for (
       let budget = 0;
-      essential < known.length && (essential === 0 || budget + known[essential]!.df <= CANDIDATE_BUDGET);
+      essential < known.length && (essential === 0 || budget + known[essential]!.df <= candidateBudget);
     ) {
       budget += known[essential]!.df;
       essential += 1;
@@ -268,14 +299,13 @@ export class SqliteSearchIndex implements SearchIndex {
     let bound = 0;
     for (let i = essential; i < known.length; i += 1) bound += fts5TermBound(idf.get(known[i]!.term)!);
     const average = (stats.tokens + stats.rows) / stats.rows; // + the scope token of every row
-    const scored: Array<{ rid: number; score: number }> = [];
-    const candidates = s.candidates.all(
-      this.expression(
-        scope,
-        known.slice(0, essential).map((t) => t.term),
-      ),
-    );
+    const rareTerms = known.slice(0, essential).map((t) => t.term);
+    // No scope in this MATCH: the budget already bounds the rows read, and the join filters them.
+    const candidates = s.candidates.all(`body : (${rareTerms.map(quote).join(' OR ')})`, scope);
+    const ids: string[] = [];
+    const scores: number[] = [];
     for (const row of candidates) {
+      if (exclude.has(row.id)) continue;
       const tokens = row.body.length === 0 ? [] : row.body.split(' ');
       let score = 0;
       for (const [term, weight] of idf) {
@@ -283,16 +313,12 @@ export class SqliteSearchIndex implements SearchIndex {
         for (const t of tokens) if (t === term) tf += 1;
         if (tf > 0) score += fts5TermScore(weight, tf, tokens.length + 1, average);
       }
-      scored.push({ rid: row.rowid, score });
+      ids.push(row.id);
+      scores.push(score);
     }
-    scored.sort((a, b) => b.score - a.score);
-    const top = scored.slice(0, limit + exclude.size);
-    const ids = new Map(s.ids.all(JSON.stringify(top.map((t) => t.rid))).map((r) => [r.rid, r.id]));
-    const hits = top
-      .map((t) => ({ id: ids.get(t.rid)!, score: t.score }))
-      .filter((h) => !exclude.has(h.id))
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .slice(0, limit);
+    const hits = topK(scores, scores.length, limit, () => true)
+      .map((h) => ({ id: ids[h.index]!, score: h.score }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     // Final only if no row outside the candidates can reach the k-th score.
     return hits.length === limit && hits[limit - 1]!.score > bound ? hits : undefined;
   }
@@ -309,6 +335,7 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.transaction(() => {
         this.db.prepare(`DELETE FROM ${this.fts}`).run();
         this.db.prepare(`DELETE FROM ${this.documents}`).run();
+        this.db.prepare(`DELETE FROM ${this.vectors}`).run();
         this.db.prepare(`UPDATE ${this.stats} SET rows = 0, tokens = 0`).run();
       })();
     } catch (error) {
