@@ -26,6 +26,11 @@ export function assertVector(vector: unknown, dimensions: number): asserts vecto
   }
 }
 
+export function assertIds(ids: unknown): asserts ids is readonly string[] {
+  if (!Array.isArray(ids)) throw SearchIndexError.invalid('ids must be an array');
+  ids.forEach(assertId);
+}
+
 export function assertOptions(options: SearchOptions): void {
   const limit = options?.limit;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {

@@ -7,7 +7,7 @@ import {
   assertOptions,
   assertScope,
   assertVector,
-  assertId,
+  assertIds,
   lastPerKey,
 } from '../search/search-input';
 import { VectorMatrix } from '../search/vectors/vector-matrix';
@@ -56,7 +56,7 @@ export class InMemorySearchIndex implements SearchIndex {
 
   async remove(scope: string, ids: readonly string[]): Promise<void> {
     assertScope(scope);
-    ids.forEach(assertId);
+    assertIds(ids);
     const s = this.scopes.get(scope);
     if (s) for (const id of ids) this.drop(s, id);
   }

@@ -5,7 +5,7 @@ import type { SearchDocument, SearchHit, SearchIndex, SearchOptions } from '../s
 import {
   assertDimensions,
   assertDocuments,
-  assertId,
+  assertIds,
   assertOptions,
   assertScope,
   assertVector,
@@ -139,7 +139,7 @@ export class MongoSearchIndex implements SearchIndex {
 
   async remove(scope: string, ids: readonly string[]): Promise<void> {
     assertScope(scope);
-    ids.forEach(assertId);
+    assertIds(ids);
     await this.ensureIndexes();
     for (const id of ids) {
       await guard('remove', async () => {

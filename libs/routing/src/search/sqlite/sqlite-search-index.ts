@@ -5,7 +5,7 @@ import { causeOf, SearchIndexError } from '../search-index.errors';
 import {
   assertDimensions,
   assertDocuments,
-  assertId,
+  assertIds,
   assertOptions,
   assertScope,
   assertVector,
@@ -217,7 +217,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async remove(scope: string, ids: readonly string[]): Promise<void> {
     assertScope(scope);
-    ids.forEach(assertId);
+    assertIds(ids);
     const s = this.statements;
     try {
       this.db.transaction(() => {

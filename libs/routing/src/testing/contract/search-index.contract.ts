@@ -161,6 +161,7 @@ export function describeSearchIndexContract(name: string, harness: SearchIndexHa
         ['one bad document in a batch', (i) => i.upsert([doc('n', 'new words'), doc('m', 'x', vec(1))])],
         ['remove with an empty id', (i) => i.remove('ws-a', ['t1', ''])],
         ['remove with an empty scope', (i) => i.remove('', ['t1'])],
+        ['remove with ids that are not an array', (i) => i.remove('ws-a', 't1' as unknown as string[])],
         ['limit 0', (i) => i.searchText('ws-a', 'poster', { limit: 0 })],
         ['limit 1001', (i) => i.searchText('ws-a', 'poster', { limit: 1001 })],
         ['a fractional limit', (i) => i.searchVector('ws-a', vec(1, 0, 0, 0), { limit: 1.5 })],
