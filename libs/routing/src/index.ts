@@ -1,4 +1,8 @@
 export * from './search/search-index.port';
+export * from './search/search-index.errors';
+export { MAX_SEARCH_LIMIT } from './search/search-input';
+export * from './search/sqlite/sqlite-search-index';
+export * from './search/mongodb/mongo-search-index';
 export * from './bindings/artifact-bindings.port';
 export * from './plan/routing-view';
 export * from './plan/routing-step';

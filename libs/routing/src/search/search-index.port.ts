@@ -27,7 +27,10 @@ export interface SearchOptions {
 /**
  * Keyword and vector retrieval over routing documents (DESIGN.md §4 step 2). Text is segmented
  * by the shared tokenizer (words; Han text as character bigrams), so English and Chinese are
- * searched alike on every adapter. Adapters translate vendor errors into SearchIndexError.
+ * searched alike on every adapter. Traditional and Simplified characters are different tokens
+ * (no conversion): 報 does not find 报. Adapters translate vendor errors into SearchIndexError
+ * and refuse bad input (empty scope or id, a vector not of the index's dimensions, a limit
+ * outside 1..1000) with SEARCH_INVALID_INPUT before changing anything.
  */
 export interface SearchIndex {
   upsert(documents: readonly SearchDocument[]): Promise<void>;
