@@ -30,7 +30,7 @@ export async function recordRouting(
     ...(routing.clarification === undefined
       ? {}
       : { clarification: { cardId: deterministicUuid('lomo.card', messageId), ...routing.clarification } }),
-    ...(routing.answer === undefined ? {} : { answer: { ...routing.answer, by: userId } }),
+    ...(routing.answer === undefined ? {} : { answer: { ...answerOf(routing.answer), by: userId } }),
   };
   let index = 0;
   const result = await handleCommand(
@@ -48,7 +48,8 @@ export async function recordRouting(
       eventTypes: mainLineEventTypes,
       metadata,
       ids: deps.ids,
-      fromRevision: messageRevision,
+      // A card answer folds from the asked message, so the card is in the state.
+      fromRevision: Math.min(messageRevision, routing.answer?.fromRevision ?? messageRevision),
       // The decision's event id derives from the message (one decision per message); the events
       // written with it from the decision's id and their place.
       eventIdFor: () =>
@@ -124,4 +125,9 @@ export async function applyTaskEffects(
     onRefused(error, taskId);
     return null;
   }
+}
+
+function answerOf(answer: NonNullable<PlannedRouting['answer']>) {
+  const { fromRevision: _from, ...rest } = answer;
+  return rest;
 }

@@ -85,6 +85,7 @@ function cardOnLine(line: MainLineState, events: readonly EventEnvelope[], cardI
     card,
     question: mainEvents.ClarificationRequested.parse(request.data).question,
     asked: { messageId: text.messageId, text: text.text, language: text.language },
+    askedRevision: asked.metadata.revision,
   };
 }
 

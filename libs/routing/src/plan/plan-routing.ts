@@ -34,7 +34,7 @@ function chosenOption(card: CardOnLine, text: string): CardOption | undefined {
 }
 
 function planCardChoice(view: RoutingView, card: CardOnLine, option: CardOption): RoutingStep {
-  const answer = { cardId: card.cardId, optionId: option.optionId };
+  const answer = { cardId: card.cardId, optionId: option.optionId, fromRevision: card.askedRevision };
   const explicit = option.taskId === undefined ? [] : [explicitCandidate(option.taskId)];
   if (option.action === 'route' && option.taskId !== undefined) {
     const state = view.taskStates[option.taskId];
@@ -212,7 +212,7 @@ function withoutDecision(extra: Partial<PlannedRouting>): Partial<PlannedRouting
 function upgradeIfRevised(view: RoutingView, state: TaskState): Pick<PlannedRouting, 'upgrade'> {
   if (state.status === 'none' || state.kind !== 'lightweight') return {};
   const followUps = Object.values(state.inbox).filter((i) => i.messageId !== state.originMessageId).length;
-  if (followUps + 1 <= view.settings.upgradeAfterRevisions) return {};
+  if (followUps + 1 < view.settings.upgradeAfterRevisions) return {};
   return { upgrade: { reason: `revised ${followUps + 1} times after the first result` } };
 }
 
@@ -335,7 +335,7 @@ function planChosenTask(
   const extra: Partial<PlannedRouting> =
     resolves && card !== undefined
       ? {
-          answer: { cardId: card.cardId, text: view.message.text },
+          answer: { cardId: card.cardId, text: view.message.text, fromRevision: card.askedRevision },
           // The card asked about another message: that one goes to the task; this one only answered.
           ...(card.asked.messageId === view.message.messageId ? {} : { deliver: card.asked }),
           decision: { ...base(), answersCardId: card.cardId },

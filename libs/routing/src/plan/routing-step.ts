@@ -13,7 +13,8 @@ export interface PlannedRouting {
   decision: Omit<RoutingDecision, 'messageId' | 'latencyMs'>;
   reply?: { text: string; language: string };
   clarification?: Clarification;
-  answer?: { cardId: string; optionId?: string; text?: string };
+  /** `fromRevision`: where on the main line the card's message is (the decider folds from there). */
+  answer?: { cardId: string; optionId?: string; text?: string; fromRevision: number };
   /** For `new`/`lightweight`: the task to create (its id is in the decision). */
   create?: { kind: 'lightweight' | 'persistent'; goal: string; language: string };
   /** The message that goes into the task's inbox (for a card answer: the message the card asked about). */

@@ -32,6 +32,8 @@ export interface CardOnLine {
   card: ClarificationCard;
   question: string;
   asked: { messageId: string; text: string; language: string };
+  /** The asked message's revision on the main line. */
+  askedRevision: number;
 }
 
 export type ModelOutcome<T> =
