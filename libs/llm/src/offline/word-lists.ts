@@ -24,10 +24,11 @@ export const THANKS = list('thanks thank thx cheers merci danke gracias', '谢�
 export const MAKING_VERBS = list(
   'make create draw design generate write render paint produce build translate compose draft edit change ' +
     'turn redo adjust update fix add remove replace plan prepare sketch illustrate animate recolor recolour resize crop ' +
+    'note remember save keep find search research summarize summarise list collect organise organize book schedule send ' +
     'fais faire crée créer créez dessine dessiner écris écrire génère générer traduis traduire conçois modifie modifier change changer ' +
     'mach mache machen erstelle erstellen zeichne zeichnen schreibe schreiben generiere übersetze übersetzen entwirf gestalte ändere ändern ' +
     'haz hacer crea crear dibuja dibujar escribe escribir genera generar traduce traducir diseña diseñar cambia cambiar',
-  '做 画 畫 生成 设计 設計 写 寫 翻译 翻譯 制作 製作 创建 創建 创作 創作 改 换 換 调 調 帮我 幫我 来一 來一 弄 加上 去掉',
+  '做 画 畫 生成 设计 設計 写 寫 翻译 翻譯 制作 製作 创建 創建 创作 創作 改 换 換 调 調 帮我 幫我 来一 來一 弄 加上 去掉 记 記 整理 查 搜 计划 計劃 安排',
 );
 
 /** Objects of a one-shot job (article §2.2: a lightweight task). Singular forms only. */
