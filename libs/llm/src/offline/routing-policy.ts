@@ -92,7 +92,8 @@ const GENERIC_LISTS: WordList[] = [
 const GENERIC_LATIN = new Set(GENERIC_LISTS.flatMap((l) => l.latin));
 const GENERIC_HAN = [...new Set(GENERIC_LISTS.flatMap((l) => l.han))].sort((a, b) => b.length - a.length);
 
-function contentTokens(text: string): Set<string> {
+/** The tokens of a text without the policy's own generic words (the duplicate policy compares goals by them too). */
+export function contentTokens(text: string): Set<string> {
   let rest = text.normalize('NFKC').toLowerCase();
   for (const han of GENERIC_HAN) rest = rest.split(han).join(' ');
   const words = rest.split(/([\p{L}\p{N}][\p{L}\p{N}\p{M}'’-]*)/u);

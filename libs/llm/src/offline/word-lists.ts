@@ -24,7 +24,7 @@ export const THANKS = list('thanks thank thx cheers merci danke gracias', '谢�
 export const MAKING_VERBS = list(
   'make create draw design generate write render paint produce build translate compose draft edit change ' +
     'turn redo adjust update fix add remove replace plan prepare sketch illustrate animate recolor recolour resize crop ' +
-    'note remember save keep find search research summarize summarise list collect organise organize book schedule send ' +
+    'take note remember save keep find search research summarize summarise list collect organise organize book schedule send ' +
     'fais faire crée créer créez dessine dessiner écris écrire génère générer traduis traduire conçois modifie modifier change changer ' +
     'mach mache machen erstelle erstellen zeichne zeichnen schreibe schreiben generiere übersetze übersetzen entwirf gestalte ändere ändern ' +
     'haz hacer crea crear dibuja dibujar escribe escribir genera generar traduce traducir diseña diseñar cambia cambiar',
