@@ -106,7 +106,7 @@ describe('API end to end against the running standalone app', () => {
       'the message to show its routing outcome and task id',
     );
     const routing = routed.data!.message!.routing!;
-    expect(routing).toMatchObject({ outcome: 'NEW', method: 'DETERMINISTIC' });
+    expect(routing).toMatchObject({ outcome: 'NEW', method: 'SEMANTIC' });
     const taskId = routing.taskId!;
 
     const task = await eventually(

@@ -42,7 +42,9 @@ export class AnswerClarificationHandler implements ICommandHandler<AnswerClarifi
     const card = fold(mainLineDecider, events).clarifications[cardId];
     if (card === undefined)
       throw new DomainError(MainLineErrors.CARD_NOT_FOUND, `Clarification card ${cardId} is not on your main line`);
-    if (card.answer !== undefined)
+    const waiting = envelopes.find((e) => e.type === 'UserMessageReceived' && answersOf(e) === cardId);
+    // Resolved by the router: only a retry of the answer that resolved it gets its first result.
+    if (card.answer !== undefined && card.answer.answerMessageId !== waiting?.metadata.eventId)
       throw new DomainError(MainLineErrors.CARD_ALREADY_ANSWERED, `Clarification card ${cardId} was answered already`);
     const option = 'optionId' in choice ? card.options.find((o) => o.optionId === choice.optionId) : undefined;
     if ('optionId' in choice && option === undefined)
@@ -56,7 +58,6 @@ export class AnswerClarificationHandler implements ICommandHandler<AnswerClarifi
     // An option speaks the card's language; a typed answer is the person's own words.
     const language = messageLanguage(text, option !== undefined ? cardLanguage(envelopes, cardId) : undefined);
 
-    const waiting = envelopes.find((e) => e.type === 'UserMessageReceived' && answersOf(e) === cardId);
     if (waiting !== undefined) {
       if ((waiting.data as { text: string }).text !== text)
         throw new DomainError(

@@ -459,7 +459,7 @@ describe('corrections and card answers: SQLite store, in-process bus, the Nest c
       expect(await refusedWith(new AnswerClarification(WS, USER, cardId, { optionId: 'poster_a' }))).toBe(
         'CARD_ALREADY_ANSWERED',
       );
-      // Resolved by the router: any answer is refused.
+      // Resolved by the router: a retry of the resolving answer gets its first result; any other is refused.
       await onMain({
         type: 'AnswerClarification',
         cardId,
@@ -467,7 +467,10 @@ describe('corrections and card answers: SQLite store, in-process bus, the Nest c
         optionId: 'new',
         by: USER,
       });
-      expect(await refusedWith(new AnswerClarification(WS, USER, cardId, { optionId: 'new' }))).toBe(
+      expect(
+        await run<ReceiveUserMessageResult>(new AnswerClarification(WS, USER, cardId, { optionId: 'new' })),
+      ).toMatchObject({ messageId: answer.messageId, created: false });
+      expect(await refusedWith(new AnswerClarification(WS, USER, cardId, { text: 'the other one' }))).toBe(
         'CARD_ALREADY_ANSWERED',
       );
     });
