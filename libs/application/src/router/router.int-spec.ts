@@ -110,6 +110,25 @@ describe('router delivery: SQLite store, in-process bus, relay', () => {
     });
   });
 
+  it("one person's messages are routed in arrival order", async () => {
+    const sent: string[] = [];
+    for (let i = 0; i < 6; i += 1)
+      sent.push((await h.receive(`Order check ${i}`, { clientMessageId: `order-${i}` })).metadata.eventId);
+    await waitFor(
+      async () =>
+        (await h.eventsOf(MAIN)).filter(
+          (e) => e.type === 'RoutingDecided' && sent.includes(String((e.data as { messageId: string }).messageId)),
+        ).length === 6,
+      'six decisions',
+      10_000,
+    );
+    const decided = (await h.eventsOf(MAIN))
+      .filter((e) => e.type === 'RoutingDecided')
+      .map((e) => (e.data as { messageId: string }).messageId)
+      .filter((id) => sent.includes(id));
+    expect(decided).toEqual(sent);
+  });
+
   it('redelivering the same relayed message twice writes nothing new', async () => {
     const message = await h.receive('Make a birthday card', { clientMessageId: 'card-1' });
     const taskId = taskIdFor(message.metadata.eventId);
