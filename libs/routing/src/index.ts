@@ -1,2 +1,10 @@
 export * from './search/search-index.port';
 export * from './bindings/artifact-bindings.port';
+export * from './index/routing-document';
+export * from './index/routing-index.port';
+export * from './candidates/candidate';
+export { cosine, lexicalScore } from './candidates/lexical-score';
+export * from './candidates/retrieve-candidates';
+export * from './candidates/duplicate-candidates';
+export * from './prompt/build-routing-prompt';
+export { ROUTING_INSTRUCTIONS, DUPLICATE_INSTRUCTIONS } from './prompt/routing-instructions';

@@ -1,1 +1,3 @@
-export {};
+export { MinimalSearchIndex } from './in-memory-search-index';
+export { StandInHashingEmbedder } from './hashing-embedder';
+export { InMemoryRoutingIndex, aRoutingDocument } from './in-memory-routing-index';
