@@ -33,7 +33,9 @@ export class InMemoryRoutingIndex implements RoutingIndex {
 }
 
 /** A routing document with test defaults. */
-export function aRoutingDocument(overrides: Partial<RoutingDocument> & { taskId: string; goal: string }): RoutingDocument {
+export function aRoutingDocument(
+  overrides: Partial<RoutingDocument> & { taskId: string; goal: string },
+): RoutingDocument {
   return {
     workspaceId: 'ws-1',
     summary: null,
