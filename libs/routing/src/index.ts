@@ -8,3 +8,6 @@ export * from './candidates/retrieve-candidates';
 export * from './candidates/duplicate-candidates';
 export * from './prompt/build-routing-prompt';
 export { ROUTING_INSTRUCTIONS, DUPLICATE_INSTRUCTIONS } from './prompt/routing-instructions';
+export * from './index/routing-index.projection';
+export { DocumentStoreRoutingIndex } from './index/document-store-routing-index';
+export { SearchIndexFeeder } from './index/search-index-feeder';
