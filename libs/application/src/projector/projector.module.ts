@@ -9,6 +9,8 @@ import {
   ReadModelConsistency,
   ReadModels,
   readModelProjections,
+  eraseProjectionType,
+  type ChangeNoticeSink,
   type AnyProjection,
   type DocumentStore,
   createDocumentStore,
@@ -21,6 +23,16 @@ import {
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
 } from '@lomo/read-models';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@lomo/llm';
+import {
+  DocumentStoreRoutingIndex,
+  ROUTING_INDEX,
+  ROUTING_INDEX_PROJECTION,
+  routingIndexProjection,
+  SEARCH_INDEX,
+  SearchIndexFeeder,
+  type SearchIndex,
+} from '@lomo/routing';
 import { BusChangeNoticeSink } from './bus-change-notices';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
 import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
@@ -38,11 +50,20 @@ export interface ProjectorModuleOptions {
  * notices on `lomo.changes`, lag gauges on the platform's /metrics and its check on /health.
  * Needs the platform's EVENT_STORE, EVENT_BUS, LOGGER, METRICS and LOMO_CONFIG.
  */
+function feedSearchIndex(
+  next: ChangeNoticeSink,
+  documents: DocumentStore,
+  search: SearchIndex | undefined,
+  embedder: EmbeddingProvider | undefined,
+): ChangeNoticeSink {
+  return search && embedder ? new SearchIndexFeeder({ documents, search, embedder, next }) : next;
+}
+
 @Module({})
 export class ProjectorModule {
   static register(config: LomoConfig, options: ProjectorModuleOptions = {}): DynamicModule {
     const settings: ProjectorSettings = { ...projectorSettings(config), ...options.settings };
-    const projections = options.projections ?? readModelProjections;
+    const projections = options.projections ?? [...readModelProjections, eraseProjectionType(routingIndexProjection)];
     return {
       module: ProjectorModule,
       providers: [
@@ -62,21 +83,34 @@ export class ProjectorModule {
           useFactory: (
             documents: DocumentStore,
             events: EventStore,
-            notices: BusChangeNoticeSink,
+            bus: BusChangeNoticeSink,
             logger: Logger,
             metrics: Metrics,
+            search?: SearchIndex,
+            embedder?: EmbeddingProvider,
           ) =>
             new ProjectionRunner({
               documents,
               events,
               projections,
-              notices,
+              // The SearchIndex is fed in routing_index's notice path (see SearchIndexFeeder), when
+              // the app binds SEARCH_INDEX and EMBEDDING_PROVIDER; without them routing works from
+              // the recent tasks and the main line's recent decisions only.
+              notices: feedSearchIndex(bus, documents, search, embedder),
               logger,
               metrics,
               maxLagSeconds: settings.maxLagSeconds,
               rebuildExecutor: rebuildExecutorOf(settings, config),
             }),
-          inject: [DOCUMENT_STORE, EVENT_STORE, CHANGE_NOTICE_SINK, LOGGER, METRICS],
+          inject: [
+            DOCUMENT_STORE,
+            EVENT_STORE,
+            CHANGE_NOTICE_SINK,
+            LOGGER,
+            METRICS,
+            { token: SEARCH_INDEX, optional: true },
+            { token: EMBEDDING_PROVIDER, optional: true },
+          ],
         },
         {
           provide: PROJECTION_FEED,
@@ -111,10 +145,23 @@ export class ProjectorModule {
             new ReadModelConsistency(documents, runner.aliases, projections, runner),
           inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
         },
+        {
+          provide: ROUTING_INDEX,
+          useFactory: (documents: DocumentStore, runner: ProjectionRunner) =>
+            new DocumentStoreRoutingIndex(documents, () => runner.aliases.collectionOf(ROUTING_INDEX_PROJECTION)),
+          inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
+        },
         ProjectorService,
         ProjectorHealthRegistration,
       ],
-      exports: [DOCUMENT_STORE, PROJECTION_RUNNER, PROJECTOR_HEALTH_CHECK, READ_MODELS, READ_MODEL_CONSISTENCY],
+      exports: [
+        DOCUMENT_STORE,
+        PROJECTION_RUNNER,
+        PROJECTOR_HEALTH_CHECK,
+        READ_MODELS,
+        READ_MODEL_CONSISTENCY,
+        ROUTING_INDEX,
+      ],
     };
   }
 }
