@@ -29,7 +29,7 @@ export class StandaloneModule {
       imports: [
         PlatformModule.forRoot(config, options),
         MessagesModule,
-        RouterModule.register(options.router),
+        RouterModule.register({ readSide: projector, ...options.router }),
         ExecutorModule.register(options.executor),
         projector,
         notifier,

@@ -12,3 +12,14 @@ export { optionsFor, clarifyCard, type CardOption } from './plan/clarification-c
 export * from './plan/routing-candidates.port';
 export * from './plan/build-routing-prompt';
 export { UnboundArtifactBindings } from './bindings/unbound-artifact-bindings';
+export * from './index/routing-document';
+export * from './index/routing-index.port';
+export * from './candidates/candidate';
+export { cosine, lexicalScore } from './candidates/lexical-score';
+export * from './candidates/retrieve-candidates';
+export * from './candidates/duplicate-candidates';
+export * from './index/routing-index.projection';
+export { DocumentStoreRoutingIndex } from './index/document-store-routing-index';
+export { SearchIndexFeeder } from './index/search-index-feeder';
+export { createSearchIndex, type SearchIndexSettings } from './search/create-search-index';
+export { IndexedRoutingCandidates } from './candidates/indexed-routing-candidates';

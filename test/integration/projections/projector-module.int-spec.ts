@@ -112,7 +112,7 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
 
   it('exposes lag and liveness per projection on /metrics and a health check object', async () => {
     const text = await app.get<Metrics>(METRICS).render();
-    for (const projection of ['main_line', 'tasks', 'inbox_items', 'turns']) {
+    for (const projection of ['main_line', 'tasks', 'inbox_items', 'turns', 'routing_index']) {
       expect(text).toContain(`lomo_projection_live{projection="${projection}"} 1`);
       expect(text).toContain(`lomo_projection_lag_events{projection="${projection}"} 0`);
       expect(text).toContain(`lomo_projection_lag_seconds{projection="${projection}"} 0`);
@@ -125,6 +125,7 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
         { name: 'tasks', state: 'live' },
         { name: 'inbox_items', state: 'live' },
         { name: 'turns', state: 'live' },
+        { name: 'routing_index', state: 'live' },
       ],
     });
   });

@@ -9,6 +9,8 @@ import {
   ReadModelConsistency,
   ReadModels,
   readModelProjections,
+  eraseProjectionType,
+  type ChangeNoticeSink,
   type AnyProjection,
   type DocumentStore,
   createDocumentStore,
@@ -21,11 +23,22 @@ import {
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
 } from '@lomo/read-models';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@lomo/llm';
+import {
+  DocumentStoreRoutingIndex,
+  ROUTING_INDEX,
+  ROUTING_INDEX_PROJECTION,
+  routingIndexProjection,
+  SEARCH_INDEX,
+  SearchIndexFeeder,
+  type SearchIndex,
+} from '@lomo/routing';
 import { BusChangeNoticeSink } from './bus-change-notices';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
 import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
 import { rebuildExecutorOf } from './rebuild-threads';
 import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
+import { embeddingProvider, searchIndexProvider } from '../routing-read/routing-read.providers';
 
 export interface ProjectorModuleOptions {
   settings?: Partial<ProjectorSettings>;
@@ -38,11 +51,20 @@ export interface ProjectorModuleOptions {
  * notices on `lomo.changes`, lag gauges on the platform's /metrics and its check on /health.
  * Needs the platform's EVENT_STORE, EVENT_BUS, LOGGER, METRICS and LOMO_CONFIG.
  */
+function feedSearchIndex(
+  next: ChangeNoticeSink,
+  documents: DocumentStore,
+  search: SearchIndex | undefined,
+  embedder: EmbeddingProvider | undefined,
+): ChangeNoticeSink {
+  return search && embedder ? new SearchIndexFeeder({ documents, search, embedder, next }) : next;
+}
+
 @Module({})
 export class ProjectorModule {
   static register(config: LomoConfig, options: ProjectorModuleOptions = {}): DynamicModule {
     const settings: ProjectorSettings = { ...projectorSettings(config), ...options.settings };
-    const projections = options.projections ?? readModelProjections;
+    const projections = options.projections ?? [...readModelProjections, eraseProjectionType(routingIndexProjection)];
     return {
       module: ProjectorModule,
       providers: [
@@ -62,21 +84,24 @@ export class ProjectorModule {
           useFactory: (
             documents: DocumentStore,
             events: EventStore,
-            notices: BusChangeNoticeSink,
+            bus: BusChangeNoticeSink,
             logger: Logger,
             metrics: Metrics,
+            search?: SearchIndex,
+            embedder?: EmbeddingProvider,
           ) =>
             new ProjectionRunner({
               documents,
               events,
               projections,
-              notices,
+              // The SearchIndex is fed in routing_index's notice path (see SearchIndexFeeder).
+              notices: feedSearchIndex(bus, documents, search, embedder),
               logger,
               metrics,
               maxLagSeconds: settings.maxLagSeconds,
               rebuildExecutor: rebuildExecutorOf(settings, config),
             }),
-          inject: [DOCUMENT_STORE, EVENT_STORE, CHANGE_NOTICE_SINK, LOGGER, METRICS],
+          inject: [DOCUMENT_STORE, EVENT_STORE, CHANGE_NOTICE_SINK, LOGGER, METRICS, SEARCH_INDEX, EMBEDDING_PROVIDER],
         },
         {
           provide: PROJECTION_FEED,
@@ -111,10 +136,27 @@ export class ProjectorModule {
             new ReadModelConsistency(documents, runner.aliases, projections, runner),
           inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
         },
+        {
+          provide: ROUTING_INDEX,
+          useFactory: (documents: DocumentStore, runner: ProjectionRunner) =>
+            new DocumentStoreRoutingIndex(documents, () => runner.aliases.collectionOf(ROUTING_INDEX_PROJECTION)),
+          inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
+        },
+        embeddingProvider,
+        searchIndexProvider,
         ProjectorService,
         ProjectorHealthRegistration,
       ],
-      exports: [DOCUMENT_STORE, PROJECTION_RUNNER, PROJECTOR_HEALTH_CHECK, READ_MODELS, READ_MODEL_CONSISTENCY],
+      exports: [
+        DOCUMENT_STORE,
+        PROJECTION_RUNNER,
+        PROJECTOR_HEALTH_CHECK,
+        READ_MODELS,
+        READ_MODEL_CONSISTENCY,
+        ROUTING_INDEX,
+        SEARCH_INDEX,
+        EMBEDDING_PROVIDER,
+      ],
     };
   }
 }

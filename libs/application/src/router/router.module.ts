@@ -17,6 +17,7 @@ import { RouterService } from './router.service';
 import { routingCandidatesProvider } from './routing-candidates.provider';
 import { ROUTING_MODEL, ROUTING_SETTINGS, ROUTING_TIMEOUT_MS } from './routing-tokens';
 import { WakeUpPublisher } from './wake-up-publisher';
+import { routerReadSideProviders } from '../routing-read/routing-read.providers';
 
 /**
  * The router (DESIGN.md §4 step 2): deterministic first, then the configured model with a
@@ -31,6 +32,11 @@ export interface RouterModuleOptions {
   bindings?: ArtifactBindings;
   settings?: Partial<RoutingSettings>;
   timeoutMs?: number;
+  /**
+   * The module that serves ROUTING_INDEX, SEARCH_INDEX and EMBEDDING_PROVIDER (the projector's, in
+   * the embedded default, so both share one search index). Without it the router reads them itself.
+   */
+  readSide?: DynamicModule;
 }
 
 function routerProviders(options: RouterModuleOptions): Provider[] {
@@ -62,18 +68,19 @@ function routerProviders(options: RouterModuleOptions): Provider[] {
       inject: [LOMO_CONFIG],
     },
     { provide: ARTIFACT_BINDINGS, useValue: options.bindings ?? new UnboundArtifactBindings() },
-    options.candidates === undefined
-      ? routingCandidatesProvider
-      : { provide: ROUTING_CANDIDATES, useValue: options.candidates },
+    ...(options.candidates !== undefined
+      ? [{ provide: ROUTING_CANDIDATES, useValue: options.candidates }]
+      : [routingCandidatesProvider, ...(options.readSide === undefined ? routerReadSideProviders : [])]),
   ];
 }
 
 @Module({})
 export class RouterModule {
   static register(options: RouterModuleOptions = {}): DynamicModule {
+    const readSide = options.readSide !== undefined && options.candidates === undefined ? [options.readSide] : [];
     return {
       module: RouterModule,
-      imports: [CqrsModule],
+      imports: [CqrsModule, ...readSide],
       providers: routerProviders(options),
       exports: [RouterService],
     };
