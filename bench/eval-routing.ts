@@ -42,7 +42,15 @@ const EMBEDDER = 'lexical-token-overlap (FakeRoutingCandidates)';
 
 function asReceived(envelope: EventEnvelope): ReceivedMessage {
   const { key, value, headers } = toRelayedMessage(envelope);
-  return { topic: 'lomo.events.main', partition: 0, offset: 0, timestamp: Date.now(), key, value, headers };
+  return {
+    topic: 'lomo.events.main',
+    partition: 0,
+    offset: 0,
+    timestamp: Date.now(),
+    key,
+    value: { ...value },
+    headers: { ...headers },
+  };
 }
 
 async function main(): Promise<void> {
