@@ -38,6 +38,7 @@ import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './p
 import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
 import { rebuildExecutorOf } from './rebuild-threads';
 import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
+import { SEARCH_INDEX_FEEDER, SearchIndexSync } from './search-index-sync.service';
 import { embeddingProvider, searchIndexProvider } from '../routing-read/routing-read.providers';
 
 export interface ProjectorModuleOptions {
@@ -51,14 +52,6 @@ export interface ProjectorModuleOptions {
  * notices on `lomo.changes`, lag gauges on the platform's /metrics and its check on /health.
  * Needs the platform's EVENT_STORE, EVENT_BUS, LOGGER, METRICS and LOMO_CONFIG.
  */
-function feedSearchIndex(
-  next: ChangeNoticeSink,
-  documents: DocumentStore,
-  search: SearchIndex | undefined,
-  embedder: EmbeddingProvider | undefined,
-): ChangeNoticeSink {
-  return search && embedder ? new SearchIndexFeeder({ documents, search, embedder, next }) : next;
-}
 
 @Module({})
 export class ProjectorModule {
@@ -84,24 +77,23 @@ export class ProjectorModule {
           useFactory: (
             documents: DocumentStore,
             events: EventStore,
-            bus: BusChangeNoticeSink,
+            feeder: SearchIndexFeeder,
             logger: Logger,
             metrics: Metrics,
-            search?: SearchIndex,
-            embedder?: EmbeddingProvider,
           ) =>
             new ProjectionRunner({
               documents,
               events,
               projections,
-              // The SearchIndex is fed in routing_index's notice path (see SearchIndexFeeder).
-              notices: feedSearchIndex(bus, documents, search, embedder),
+              // The SearchIndex is fed in routing_index's notice path (see SearchIndexFeeder), then
+              // the notices go on to the bus; SearchIndexSync refills it after a rebuild.
+              notices: feeder,
               logger,
               metrics,
               maxLagSeconds: settings.maxLagSeconds,
               rebuildExecutor: rebuildExecutorOf(settings, config),
             }),
-          inject: [DOCUMENT_STORE, EVENT_STORE, CHANGE_NOTICE_SINK, LOGGER, METRICS, SEARCH_INDEX, EMBEDDING_PROVIDER],
+          inject: [DOCUMENT_STORE, EVENT_STORE, SEARCH_INDEX_FEEDER, LOGGER, METRICS],
         },
         {
           provide: PROJECTION_FEED,
@@ -144,6 +136,17 @@ export class ProjectorModule {
         },
         embeddingProvider,
         searchIndexProvider,
+        {
+          provide: SEARCH_INDEX_FEEDER,
+          useFactory: (
+            documents: DocumentStore,
+            next: ChangeNoticeSink,
+            search: SearchIndex,
+            embedder: EmbeddingProvider,
+          ) => new SearchIndexFeeder({ documents, search, embedder, next }),
+          inject: [DOCUMENT_STORE, CHANGE_NOTICE_SINK, SEARCH_INDEX, EMBEDDING_PROVIDER],
+        },
+        SearchIndexSync,
         ProjectorService,
         ProjectorHealthRegistration,
       ],
