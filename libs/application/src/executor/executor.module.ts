@@ -5,7 +5,7 @@ import { EVENT_BUS, type EventBus } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
 import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
-import { createModelProvider, MODEL_PROVIDER, type ModelProvider } from '@lomo/llm';
+import { MODEL_PROVIDER, type ModelProvider } from '@lomo/llm';
 import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
 import { withMessageTraceContext } from '@lomo/platform';
 import {
@@ -24,6 +24,7 @@ import { ExecutorLifecycle } from './executor-lifecycle';
 import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
 import { TaskCommandsModule } from '../tasks/task-commands.module';
 import { createStarterToolSet, type StarterTools } from './starter-tools.provider';
+import { modelProviderFrom } from '../model-provider-from-config';
 
 export interface ExecutorModuleOptions {
   runtime?: Partial<RuntimeOptionsInput>;
@@ -62,15 +63,7 @@ export class ExecutorModule {
         ExecutorIdentity,
         {
           provide: MODEL_PROVIDER,
-          useFactory: (config: LomoConfig) =>
-            options.model ??
-            createModelProvider({
-              provider: config.LOMO_MODEL_PROVIDER,
-              baseUrl: config.OPENAI_BASE_URL,
-              apiKey: config.OPENAI_API_KEY,
-              model: config.LOMO_MODEL,
-              timeoutMs: config.LOMO_MODEL_TIMEOUT_MS,
-            }),
+          useFactory: (config: LomoConfig) => options.model ?? modelProviderFrom(config),
           inject: [LOMO_CONFIG],
         },
         {

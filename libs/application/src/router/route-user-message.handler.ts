@@ -21,6 +21,7 @@ import { LOGGER, type Logger } from '@lomo/observability';
 import {
   ARTIFACT_BINDINGS,
   buildDuplicatePrompt,
+  goalFrom,
   buildRoutingPrompt,
   planRouting,
   ROUTING_CANDIDATES,
@@ -292,16 +293,11 @@ export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage
       deliver,
       create: {
         kind: decision.outcome === 'lightweight' ? 'lightweight' : 'persistent',
-        goal: goalOf(deliver.text),
+        goal: goalFrom(deliver.text),
         language: deliver.language,
       },
     };
   }
-}
-
-function goalOf(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length <= 2000 ? trimmed : trimmed.slice(0, 2000);
 }
 
 function userMessageOf(message: EventEnvelope): UserMessage {

@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_BUS, type EventBus } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
-import { createModelProvider, type ModelProvider } from '@lomo/llm';
+import type { ModelProvider } from '@lomo/llm';
 import {
   ARTIFACT_BINDINGS,
   DEFAULT_ROUTING_SETTINGS,
@@ -17,6 +17,7 @@ import { RouterService } from './router.service';
 import { routingCandidatesProvider } from './routing-candidates.provider';
 import { ROUTING_MODEL, ROUTING_SETTINGS, ROUTING_TIMEOUT_MS } from './routing-tokens';
 import { WakeUpPublisher } from './wake-up-publisher';
+import { modelProviderFrom } from '../model-provider-from-config';
 import { routerReadSideProviders } from '../routing-read/routing-read.providers';
 
 /**
@@ -50,15 +51,7 @@ function routerProviders(options: RouterModuleOptions): Provider[] {
     },
     {
       provide: ROUTING_MODEL,
-      useFactory: (config: LomoConfig) =>
-        options.model ??
-        createModelProvider({
-          provider: config.LOMO_MODEL_PROVIDER,
-          baseUrl: config.OPENAI_BASE_URL,
-          apiKey: config.OPENAI_API_KEY,
-          model: config.LOMO_MODEL,
-          timeoutMs: config.LOMO_MODEL_TIMEOUT_MS,
-        }),
+      useFactory: (config: LomoConfig) => options.model ?? modelProviderFrom(config),
       inject: [LOMO_CONFIG],
     },
     { provide: ROUTING_SETTINGS, useValue: { ...DEFAULT_ROUTING_SETTINGS, ...options.settings } },
