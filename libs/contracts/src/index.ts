@@ -7,6 +7,19 @@ export * from './codec';
 export * as mainEvents from './events/main';
 export * as taskEvents from './events/task';
 export * as turnEvents from './events/turn';
+export * as artifactEvents from './events/artifact';
+export {
+  artifactKind,
+  artifactAuthor,
+  artifactContent,
+  flowNode,
+  flowEdge,
+  flowNodeId,
+  documentText,
+  type ArtifactKind,
+  type ArtifactAuthor,
+  type ArtifactContent,
+} from './events/artifact';
 export { jsonValue, typedError, blobRef, wakeReason } from './events/shared';
 export { eventSamples, sampleIds } from './samples/event-samples';
 export { renderEventSchemaDocuments } from './schema-documents';

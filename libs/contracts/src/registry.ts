@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as main from './events/main';
 import * as task from './events/task';
 import * as turn from './events/turn';
+import * as artifact from './events/artifact';
 import type { StreamCategory } from './streams';
 import { deterministicUuid } from './ids';
 
@@ -157,6 +158,44 @@ export const eventDefinitions = [
   def('turn', 'TurnCompleted', turn.TurnCompleted, 'The turn completed.'),
   def('turn', 'TurnFailed', turn.TurnFailed, 'The turn failed.'),
   def('turn', 'TurnCancelled', turn.TurnCancelled, 'The turn was cancelled.'),
+  // artifact-{artifactId}
+  def('artifact', 'ArtifactCreated', artifact.ArtifactCreated, 'An artefact was created in the shared workspace.'),
+  def(
+    'artifact',
+    'ArtifactRevised',
+    artifact.ArtifactRevised,
+    'An artefact got a new version (replaced, edited or restored).',
+  ),
+  def(
+    'artifact',
+    'FlowNodeRevised',
+    artifact.FlowNodeRevised,
+    "A flow node's params changed (the node's own version rises).",
+  ),
+  def(
+    'artifact',
+    'FlowStructureChanged',
+    artifact.FlowStructureChanged,
+    'Nodes or edges of a flow were added or removed.',
+  ),
+  def(
+    'artifact',
+    'ArtifactReferenced',
+    artifact.ArtifactReferenced,
+    'A task referenced the artefact (it is bound to that task).',
+  ),
+  def(
+    'artifact',
+    'ArtifactDeletionRequested',
+    artifact.ArtifactDeletionRequested,
+    'The person asked to delete the artefact; it waits for confirmation.',
+  ),
+  def(
+    'artifact',
+    'ArtifactDeleted',
+    artifact.ArtifactDeleted,
+    'The artefact was deleted after a recorded confirmation.',
+  ),
 ] as const;
 
 export type EventType = (typeof eventDefinitions)[number]['type'];

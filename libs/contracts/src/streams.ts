@@ -26,6 +26,7 @@ export const streams = {
   main: (workspaceId: string, userId: string) => `main-${workspaceId}.${userId}`,
   task: (taskId: string) => `task-${taskId}`,
   turn: (turnId: string) => `turn-${turnId}`,
+  artifact: (artifactId: string) => `artifact-${artifactId}`,
   /**
    * The marker of one message a client sent with its own id: created with "no stream" expected, it
    * is the uniqueness check that makes a retried request return the first result (DESIGN.md §4).

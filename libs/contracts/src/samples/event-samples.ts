@@ -214,4 +214,104 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     valid: { by: { kind: 'user', userId: 'u1' }, reason: 'task_stopped' },
     invalid: [{ by: { kind: 'user', userId: 'u1' }, reason: 'whatever', extra: 1 }],
   },
+  ArtifactCreated: {
+    valid: {
+      artifactId: MSG2,
+      kind: 'document',
+      title: 'Storyboard',
+      createdBy: { kind: 'agent', taskId: T, callId: CALL },
+      taskId: T,
+      content: {
+        type: 'document',
+        text: { hash: HASH, bytes: 12, snapshot: { hash: HASH, bytes: 12, contentType: 'text/markdown' } },
+      },
+    },
+    invalid: [
+      {
+        artifactId: MSG2,
+        kind: 'spreadsheet',
+        title: 'x',
+        createdBy: { kind: 'person', userId: 'u1' },
+        content: { type: 'asset_set', members: [] },
+      },
+      {
+        artifactId: MSG2,
+        kind: 'flow',
+        title: ' ',
+        createdBy: { kind: 'person', userId: 'u1' },
+        content: { type: 'flow', nodes: [], edges: [] },
+      },
+    ],
+  },
+  ArtifactRevised: {
+    valid: {
+      version: 4,
+      baseVersion: 3,
+      by: { kind: 'person', userId: 'u1' },
+      change: {
+        type: 'snippets_edited',
+        patch: { hash: HASH, bytes: 40, contentType: 'application/json' },
+        edits: 1,
+        summary: '1 snippet, +4 -2 chars',
+        text: { hash: HASH, bytes: 14 },
+      },
+    },
+    invalid: [{ version: 1, baseVersion: 0, by: { kind: 'agent' }, change: { type: 'replaced' } }],
+  },
+  FlowNodeRevised: {
+    valid: {
+      version: 5,
+      nodeId: 'a',
+      nodeVersion: 2,
+      baseNodeVersion: 1,
+      params: { prompt: 'warm' },
+      by: { kind: 'person', userId: 'u1' },
+    },
+    invalid: [
+      {
+        version: 5,
+        nodeId: 'a b',
+        nodeVersion: 1,
+        baseNodeVersion: 0,
+        params: {},
+        by: { kind: 'person', userId: 'u1' },
+      },
+    ],
+  },
+  FlowStructureChanged: {
+    valid: {
+      version: 3,
+      structureVersion: 2,
+      baseStructureVersion: 1,
+      addedNodes: [{ nodeId: 'c', kind: 'image.generate', params: {}, version: 1 }],
+      removedNodeIds: [],
+      addedEdges: [{ edgeId: 'e2', from: 'b', to: 'c' }],
+      removedEdgeIds: [],
+      by: { kind: 'agent', taskId: T, callId: CALL },
+    },
+    invalid: [
+      {
+        version: 3,
+        structureVersion: 1,
+        baseStructureVersion: 0,
+        addedNodes: [],
+        removedNodeIds: [],
+        addedEdges: [],
+        removedEdgeIds: [],
+        by: { kind: 'person', userId: 'u1' },
+      },
+    ],
+  },
+  ArtifactReferenced: {
+    valid: { taskId: T, by: { kind: 'agent', taskId: T, callId: CALL } },
+    invalid: [{ taskId: 'not-a-uuid', by: { kind: 'person', userId: 'u1' } }],
+  },
+  ArtifactDeletionRequested: {
+    valid: { requestId: MSG, by: { kind: 'user', userId: 'u1' } },
+    invalid: [{ requestId: 'x', by: { kind: 'user', userId: 'u1' } }],
+  },
+  ArtifactDeleted: {
+    valid: { by: { kind: 'user', userId: 'u1' }, confirmation: { kind: 'checkpoint', taskId: T, checkpointId: CP } },
+    invalid: [{ by: { kind: 'user', userId: 'u1' }, confirmation: { kind: 'none' } }],
+  },
 };
