@@ -1,0 +1,3 @@
+export * from './artifact-commands.port';
+export * from './workspace-read.port';
+export * from './artifact-errors';
