@@ -244,6 +244,51 @@ class CountingModel implements ModelProvider {
   }
 }
 
+/**
+ * Where retrieval time goes: each source call of one message is timed, so a slow figure names its
+ * part (routing_index reads, keyword search, vector scan, embedding).
+ */
+class PartTimes {
+  private current = new Map<string, number>();
+  readonly perMessage: Array<Map<string, number>> = [];
+  time<T>(part: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    return run().finally(() => this.current.set(part, (this.current.get(part) ?? 0) + performance.now() - started));
+  }
+  next(): void {
+    this.perMessage.push(this.current);
+    this.current = new Map();
+  }
+  medians(): string {
+    const parts = [...new Set(this.perMessage.flatMap((m) => [...m.keys()]))];
+    return parts.map((p) => `${p} ${median(this.perMessage.map((m) => m.get(p) ?? 0)).toFixed(3)}`).join(', ');
+  }
+  reset(): void {
+    this.perMessage.length = 0;
+    this.current = new Map();
+  }
+}
+
+/** Wraps a method of `target` so each call is timed under `part`. */
+function timedMethods<T extends object>(target: T, times: PartTimes, prefix: string, methods: readonly string[]): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value = Reflect.get(object, key, receiver) as unknown;
+      if (typeof key !== 'string' || !methods.includes(key) || typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => Promise<unknown>;
+      return (...args: unknown[]) => times.time(`${prefix}.${key}`, () => method.apply(object, args));
+    },
+  });
+}
+
+function timedSources(sources: CandidateSources, times: PartTimes): CandidateSources {
+  return {
+    index: timedMethods(sources.index, times, 'index', ['recent', 'recentActive', 'get']),
+    search: timedMethods(sources.search, times, 'search', ['searchText', 'searchVector']),
+    embedder: timedMethods(sources.embedder, times, 'embedder', ['embed']),
+  };
+}
+
 /** Candidate retrieval timed inside the real router's call. */
 class TimedCandidates extends IndexedRoutingCandidates {
   lastMs = 0;
@@ -331,7 +376,8 @@ async function main() {
     await stores.runner.ready();
     const collection = (await stores.runner.aliases.collectionOf(ROUTING_INDEX_PROJECTION))!;
     const { text } = sampler(13);
-    const sources: CandidateSources = { index: stores.index, search: stores.search, embedder: stores.embedder };
+    const times = new PartTimes();
+    const sources = timedSources({ index: stores.index, search: stores.search, embedder: stores.embedder }, times);
     const figures: Record<string, number> = {};
     const router = await openRouter(sources);
     routerOf = router;
@@ -345,18 +391,21 @@ async function main() {
       const seedMs = performance.now() - seeded;
       const tokens: number[] = [];
       const retrieval: number[] = [];
+      times.reset();
       for (let m = 0; m < MESSAGES; m += 1) {
         // A follow-up: some words of the Zipf vocabulary, as a person would write them.
         const message = text(3, 12);
         const result = await routeOnce(router, workspaceId, message);
         tokens.push(result.promptTokens);
         retrieval.push(result.retrievalMs);
+        times.next();
       }
       figures[`prompt_tokens_${size}`] = median(tokens);
       figures[`retrieval_median_ms_${size}`] = Math.round(median(retrieval) * 1000) / 1000;
       console.log(
         `${String(size).padStart(7)} tasks: seeded in ${(seedMs / 1000).toFixed(1)} s; prompt tokens median ${median(tokens)}; retrieval median ${median(retrieval).toFixed(3)} ms`,
       );
+      console.log(`${' '.repeat(14)}retrieval parts (median ms): ${times.medians()}`);
     }
     const updates = await indexUpdates(stores, text);
     const indexUpdate = Math.round(median(updates) * 1000) / 1000;

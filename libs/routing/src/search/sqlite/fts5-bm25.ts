@@ -5,8 +5,10 @@
  * N and the row length counting every column (the scope column holds one token per row), and
  * the scope column weighted 0. Scores are positive here (bm25() returns them negated).
  */
-const K1 = 1.2;
-const B = 0.75;
+export const FTS5_K1 = 1.2;
+export const FTS5_B = 0.75;
+const K1 = FTS5_K1;
+const B = FTS5_B;
 
 export function fts5Idf(rows: number, documentFrequency: number): number {
   const idf = Math.log((rows - documentFrequency + 0.5) / (documentFrequency + 0.5));

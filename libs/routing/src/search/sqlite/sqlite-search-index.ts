@@ -12,8 +12,8 @@ import {
   lastPerKey,
 } from '../search-input';
 import { VectorMatrix } from '../vectors/vector-matrix';
-import { topK } from '../vectors/top-k';
-import { fts5Idf, fts5TermBound, fts5TermScore } from './fts5-bm25';
+import { FTS5_B, FTS5_K1, fts5Idf } from './fts5-bm25';
+import { TermPostings } from '../text/term-postings';
 
 export interface SqliteSearchIndexOptions {
   /** The read-model database in embedded mode, or a file path (then this index owns the connection). */
@@ -28,6 +28,12 @@ export interface SqliteSearchIndexOptions {
    * from the OS). A given Database keeps its owner's settings.
    */
   cacheSizeKiB?: number;
+  /**
+   * Text queries from an in-memory inverted index of each scope (default), scored with FTS5's own
+   * bm25() formula and statistics; `false` ranks inside FTS5 with bm25() (the reference the
+   * in-memory path is tested against).
+   */
+  textCache?: boolean;
 }
 
 // Contention that outlived the busy timeout, or the disk failing: the caller may retry.
@@ -58,27 +64,28 @@ const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
 interface DocumentRow {
   rid: number;
   length: number;
+  body: string;
 }
 
-/**
- * Rows read as candidates through the rare terms, one round per share of all rows, before
- * bm25() ranks every match. Measured with bench/search-index.ts at 100 000 rows: 2 % alone fell
- * back on 13 % of queries, 4 % cost ~8 ms a query, 2 % then 8 % kept both low; a fixed 2 000 at
- * 10 000 rows read nearly every match (4.8 ms, now 1.2 ms).
- */
-const CANDIDATE_SHARES = [0.02, 0.08];
-const MIN_CANDIDATE_BUDGET = 200;
+/** Change-log rows kept for other instances to catch up; one that fell further behind reloads. */
+const CHANGES_KEPT = 50_000;
+const TRIM_EVERY = 1_000;
 
 /**
  * SearchIndex on SQLite (the embedded store). Text: an FTS5 table over the shared tokenizer's
  * tokens joined by spaces, tokenised again by unicode61 with every letter, digit, mark,
  * punctuation and symbol category a token character, i.e. split on whitespace only, so bigrams
  * and "x-ray" stay one term and both sides see exactly @lomo/text's tokens; ranked by FTS5's
- * bm25() (its document statistics span all scopes of the table, which changes weights a little,
- * never the scope filter). Vectors: BLOBs in a table of their own, scanned exactly from a
- * per-scope VectorMatrix loaded on first use and kept current by this instance's writes.
- * Another connection writing the same tables is not seen by this instance's vector cache: one
- * process owns the embedded store.
+ * bm25() formula (its document statistics span all scopes of the table, which changes weights a
+ * little, never the scope filter). The ranking runs over an in-memory inverted index of the
+ * scope (TermPostings) with FTS5's statistics (rows, average length, the fts5vocab document
+ * frequency), because bm25() inside FTS5 costs ~1.3 µs per matching row and a common term
+ * matches most of 100 000 rows. Vectors: BLOBs in a table of their own, scanned exactly from a
+ * per-scope VectorMatrix.
+ *
+ * Both caches are loaded on a scope's first query and kept current through a change log written
+ * in the same transaction as each write: before a query, an instance applies the log's rows it
+ * has not seen (its own and other processes' writes), so several processes may share the file.
  */
 export class SqliteSearchIndex implements SearchIndex {
   private readonly db: Database.Database;
@@ -89,7 +96,16 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly stats: string;
   private readonly vectors: string;
   private readonly vocabulary: string;
+  private readonly changes: string;
+  private readonly textCache: boolean;
   private readonly matrices = new Map<string, VectorMatrix>();
+  private readonly texts = new Map<string, TermPostings>();
+  /** fts5vocab document frequencies asked so far (~90 µs a lookup), kept exact by own writes. */
+  private readonly frequencies = new Map<string, number>();
+  private lastSeq = 0;
+  private epoch = 0;
+  private readonly epochs: string;
+  private writesSinceTrim = 0;
   private readonly statements: ReturnType<SqliteSearchIndex['prepare']>;
 
   constructor(options: SqliteSearchIndexOptions) {
@@ -103,6 +119,9 @@ export class SqliteSearchIndex implements SearchIndex {
     this.stats = `${prefix}_stats`;
     this.vectors = `${prefix}_vectors`;
     this.vocabulary = `${prefix}_vocabulary`;
+    this.changes = `${prefix}_changes`;
+    this.epochs = `${prefix}_epoch`;
+    this.textCache = options.textCache ?? true;
     this.ownsDatabase = typeof options.database === 'string';
     try {
       this.db = typeof options.database === 'string' ? new Database(options.database) : options.database;
@@ -139,8 +158,17 @@ export class SqliteSearchIndex implements SearchIndex {
           scope_key, body,
           tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S*'"
         );
-        CREATE VIRTUAL TABLE IF NOT EXISTS ${this.vocabulary} USING fts5vocab(${this.fts}, 'col');`);
+        CREATE VIRTUAL TABLE IF NOT EXISTS ${this.vocabulary} USING fts5vocab(${this.fts}, 'col');
+        CREATE TABLE IF NOT EXISTS ${this.changes} (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          scope TEXT NOT NULL,
+          id TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS ${this.epochs} (one INTEGER PRIMARY KEY CHECK (one = 1), epoch INTEGER NOT NULL);
+        INSERT OR IGNORE INTO ${this.epochs} VALUES (1, 0);`);
       this.statements = this.prepare();
+      this.lastSeq = this.statements.maxSeq.get() ?? 0;
+      this.epoch = this.statements.readEpoch.get() ?? 0;
     } catch (error) {
       throw mapSqliteError(error, 'open');
     }
@@ -151,7 +179,21 @@ export class SqliteSearchIndex implements SearchIndex {
     const f = this.fts;
     const v = this.vectors;
     return {
-      find: this.db.prepare<[string, string], DocumentRow>(`SELECT rid, length FROM ${d} WHERE scope = ? AND id = ?`),
+      find: this.db.prepare<[string, string], DocumentRow>(
+        `SELECT rid, length, body FROM ${d} WHERE scope = ? AND id = ?`,
+      ),
+      scopeBodies: this.db.prepare<[string], { id: string; body: string }>(`SELECT id, body FROM ${d} WHERE scope = ?`),
+      vectorOf: this.db.prepare<[string, string], { vector: Buffer }>(
+        `SELECT vector FROM ${v} WHERE scope = ? AND id = ?`,
+      ),
+      logChange: this.db.prepare(`INSERT INTO ${this.changes} (scope, id) VALUES (?, ?)`),
+      maxSeq: this.db.prepare<[], number | null>(`SELECT max(seq) FROM ${this.changes}`).pluck(),
+      minSeq: this.db.prepare<[], number | null>(`SELECT min(seq) FROM ${this.changes}`).pluck(),
+      changesSince: this.db.prepare<[number], { seq: number; scope: string; id: string }>(
+        `SELECT seq, scope, id FROM ${this.changes} WHERE seq > ? ORDER BY seq`,
+      ),
+      trim: this.db.prepare(`DELETE FROM ${this.changes} WHERE seq <= ?`),
+      readEpoch: this.db.prepare<[], number>(`SELECT epoch FROM ${this.epochs}`).pluck(),
       insert: this.db.prepare(`INSERT INTO ${d} (scope, id, text, body, length) VALUES (?, ?, ?, ?, ?)`),
       update: this.db.prepare(`UPDATE ${d} SET text = ?, body = ?, length = ? WHERE rid = ?`),
       moveStats: this.db.prepare(`UPDATE ${this.stats} SET rows = rows + ?, tokens = tokens + ?`),
@@ -159,11 +201,6 @@ export class SqliteSearchIndex implements SearchIndex {
       frequency: this.db
         .prepare<[string], number>(`SELECT doc FROM ${this.vocabulary} WHERE term = ? AND col = 'body'`)
         .pluck(),
-      // The tokens come from the documents table: FTS5 reads its own content row by row, ~3 µs each.
-      candidates: this.db.prepare<[string, string], { id: string; body: string }>(
-        `SELECT d.id AS id, d.body AS body FROM (SELECT rowid FROM ${f} WHERE ${f} MATCH ?) m
-         JOIN ${d} d ON d.rid = m.rowid WHERE d.scope = ?`,
-      ),
       deleteDocument: this.db.prepare(`DELETE FROM ${d} WHERE rid = ?`),
       insertFts: this.db.prepare(`INSERT INTO ${f} (rowid, scope_key, body) VALUES (?, ?, ?)`),
       deleteFts: this.db.prepare(`DELETE FROM ${f} WHERE rowid = ?`),
@@ -184,8 +221,10 @@ export class SqliteSearchIndex implements SearchIndex {
     assertDocuments(documents, this.dimensions);
     const batch = lastPerKey(documents);
     const s = this.statements;
+    let own: { from: number; to: number };
     try {
-      this.db.transaction(() => {
+      own = this.db.transaction(() => {
+        const before = s.maxSeq.get() ?? 0;
         for (const doc of batch) {
           const blob = doc.vector ? Buffer.from(doc.vector.buffer, doc.vector.byteOffset, doc.vector.byteLength) : null;
           const tokens = tokenize(doc.text);
@@ -197,32 +236,34 @@ export class SqliteSearchIndex implements SearchIndex {
             s.deleteFts.run(rid);
             s.update.run(doc.text, body, tokens.length, rid);
             s.moveStats.run(0, tokens.length - existing.length);
+            this.countTerms(existing.body, -1);
           } else {
             rid = Number(s.insert.run(doc.scope, doc.id, doc.text, body, tokens.length).lastInsertRowid);
             s.moveStats.run(1, tokens.length);
           }
           s.insertFts.run(rid, scopeToken(doc.scope), body);
+          this.countTerms(body, +1);
           if (blob) s.putVector.run(rid, doc.scope, doc.id, blob);
           else s.deleteVector.run(rid);
+          s.logChange.run(doc.scope, doc.id);
         }
+        return { from: before, to: s.maxSeq.get() ?? before };
       })();
     } catch (error) {
+      this.frequencies.clear(); // the counts above may belong to a rolled-back transaction
       throw mapSqliteError(error, 'upsert');
     }
-    for (const doc of batch) {
-      const matrix = this.matrices.get(doc.scope);
-      if (!matrix) continue;
-      if (doc.vector) matrix.set(doc.id, doc.vector);
-      else matrix.delete(doc.id);
-    }
+    this.afterWrite(own);
   }
 
   async remove(scope: string, ids: readonly string[]): Promise<void> {
     assertScope(scope);
     assertIds(ids);
     const s = this.statements;
+    let own: { from: number; to: number };
     try {
-      this.db.transaction(() => {
+      own = this.db.transaction(() => {
+        const before = s.maxSeq.get() ?? 0;
         for (const id of ids) {
           const existing = s.find.get(scope, id);
           if (!existing) continue;
@@ -230,22 +271,88 @@ export class SqliteSearchIndex implements SearchIndex {
           s.deleteDocument.run(existing.rid);
           s.deleteVector.run(existing.rid);
           s.moveStats.run(-1, -existing.length);
+          this.countTerms(existing.body, -1);
+          s.logChange.run(scope, id);
         }
+        return { from: before, to: s.maxSeq.get() ?? before };
       })();
     } catch (error) {
+      this.frequencies.clear();
       throw mapSqliteError(error, 'remove');
     }
-    const matrix = this.matrices.get(scope);
-    if (matrix) for (const id of ids) matrix.delete(id);
+    this.afterWrite(own);
+  }
+
+  /** Keeps the cached document frequencies exact for this instance's own writes. */
+  private countTerms(body: string, delta: 1 | -1): void {
+    if (this.frequencies.size === 0 || body.length === 0) return;
+    for (const term of new Set(body.split(' '))) {
+      const df = this.frequencies.get(term);
+      if (df !== undefined) this.frequencies.set(term, df + delta);
+    }
+  }
+
+  /** Our own rows of the log: the caches take them now; anything between is another writer's. */
+  private afterWrite(own: { from: number; to: number }): void {
+    this.sync(own);
+    this.writesSinceTrim += 1;
+    if (this.writesSinceTrim >= TRIM_EVERY) {
+      this.writesSinceTrim = 0;
+      try {
+        this.statements.trim.run(own.to - CHANGES_KEPT);
+      } catch (error) {
+        throw mapSqliteError(error, 'upsert');
+      }
+    }
   }
 
   /**
-   * BM25 top-k, exact, without ranking every matching row: bm25() costs ~1.3 µs per row, and a
-   * common term matches half of 100 000 rows. MaxScore: the rarest terms (within
-   * a budget of rows) give the candidates, scored in the app exactly as bm25() would
-   * (fts5-bm25.ts); a row that matches none of them can score at most the sum of the other
-   * terms' bounds, so when the k-th candidate beats that sum the answer is final. Otherwise
-   * FTS5 ranks every match with bm25() itself.
+   * Applies the change log rows this instance has not seen to its loaded caches: each changed
+   * document is read again (or dropped). Rows of another writer also invalidate the cached
+   * document frequencies. An instance that fell behind the kept log drops all its caches.
+   */
+  private sync(own?: { from: number; to: number }): void {
+    const s = this.statements;
+    const epoch = s.readEpoch.get() ?? 0;
+    const min = s.minSeq.get();
+    if (epoch !== this.epoch || (min !== null && min !== undefined && min > this.lastSeq + 1)) {
+      this.matrices.clear();
+      this.texts.clear();
+      this.frequencies.clear();
+      this.lastSeq = s.maxSeq.get() ?? 0;
+      this.epoch = epoch;
+      return;
+    }
+    const rows = s.changesSince.all(this.lastSeq);
+    if (rows.length === 0) return;
+    const foreign = rows.some((r) => own === undefined || r.seq <= own.from || r.seq > own.to);
+    if (foreign) this.frequencies.clear();
+    const seen = new Set<string>();
+    for (const { scope, id } of rows) {
+      const key = `${scope}\u0000${id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const text = this.texts.get(scope);
+      const matrix = this.matrices.get(scope);
+      if (!text && !matrix) continue;
+      const row = text ? s.find.get(scope, id) : undefined;
+      if (text) {
+        if (row) text.set(id, row.body.length === 0 ? [] : row.body.split(' '));
+        else text.delete(id);
+      }
+      if (matrix) {
+        const stored = s.vectorOf.get(scope, id);
+        if (stored) matrix.set(id, floatsOf(stored.vector));
+        else matrix.delete(id);
+      }
+    }
+    this.lastSeq = rows[rows.length - 1]!.seq;
+  }
+
+  /**
+   * BM25 top-k, exact: FTS5's bm25() formula (fts5-bm25.ts) over the scope's in-memory postings,
+   * with the table's own statistics, so the ranking is the one FTS5 would give (the
+   * `textCache: false` path, tested side by side).
    */
   async searchText(scope: string, query: string, options: SearchOptions): Promise<SearchHit[]> {
     assertScope(scope);
@@ -254,16 +361,46 @@ export class SqliteSearchIndex implements SearchIndex {
     if (terms.length === 0) return [];
     const exclude = options.exclude ?? new Set<string>();
     try {
-      const rows = this.statements.readStats.get()?.rows ?? 0;
-      for (const share of CANDIDATE_SHARES) {
-        const budget = Math.max(MIN_CANDIDATE_BUDGET, Math.round(rows * share));
-        const hits = this.rankPruned(scope, terms, options.limit, exclude, budget);
-        if (hits) return hits;
-      }
-      return this.rankAll(scope, terms, options.limit, exclude);
+      if (!this.textCache) return this.rankAll(scope, terms, options.limit, exclude);
+      this.sync();
+      const stats = this.statements.readStats.get();
+      if (!stats || stats.rows === 0) return [];
+      const weighted = terms
+        .map((term) => ({ term, df: this.frequency(term) }))
+        .filter((t) => t.df > 0)
+        .map((t) => ({ term: t.term, idf: fts5Idf(stats.rows, t.df) }));
+      if (weighted.length === 0) return [];
+      const average = (stats.tokens + stats.rows) / stats.rows; // + the scope token of every row
+      // The row's length in bm25() counts the scope column's one token too (lengthOffset 1).
+      return this.text(scope).search(
+        weighted,
+        { k1: FTS5_K1, b: FTS5_B, average, lengthOffset: 1 },
+        options.limit,
+        exclude,
+      );
     } catch (error) {
       throw mapSqliteError(error, 'searchText');
     }
+  }
+
+  private frequency(term: string): number {
+    let df = this.frequencies.get(term);
+    if (df === undefined) {
+      df = this.statements.frequency.get(term) ?? 0;
+      this.frequencies.set(term, df);
+    }
+    return df;
+  }
+
+  private text(scope: string): TermPostings {
+    let postings = this.texts.get(scope);
+    if (postings) return postings;
+    postings = new TermPostings();
+    for (const row of this.statements.scopeBodies.iterate(scope)) {
+      postings.set(row.id, row.body.length === 0 ? [] : row.body.split(' '));
+    }
+    this.texts.set(scope, postings);
+    return postings;
   }
 
   private expression(scope: string, terms: readonly string[]): string {
@@ -275,62 +412,15 @@ export class SqliteSearchIndex implements SearchIndex {
     return rows.filter((r) => !exclude.has(r.id)).slice(0, limit);
   }
 
-  private rankPruned(
-    scope: string,
-    terms: readonly string[],
-    limit: number,
-    exclude: ReadonlySet<string>,
-    candidateBudget: number,
-  ): SearchHit[] | undefined {
-    const s = this.statements;
-    const stats = s.readStats.get();
-    if (!stats || stats.rows === 0) return [];
-    const known = terms
-      .map((term) => ({ term, df: s.frequency.get(term) ?? 0 }))
-      .filter((t) => t.df > 0)
-      .sort((a, b) => a.df - b.df);
-    if (known.length === 0) return [];
-    const idf = new Map(known.map((t) => [t.term, fts5Idf(stats.rows, t.df)]));
-    let essential = 0;
-    for (
-      let budget = 0;
-      essential < known.length && (essential === 0 || budget + known[essential]!.df <= candidateBudget);
-    ) {
-      budget += known[essential]!.df;
-      essential += 1;
-    }
-    if (essential === known.length) return undefined; // the candidates would be every match
-    let bound = 0;
-    for (let i = essential; i < known.length; i += 1) bound += fts5TermBound(idf.get(known[i]!.term)!);
-    const average = (stats.tokens + stats.rows) / stats.rows; // + the scope token of every row
-    const rareTerms = known.slice(0, essential).map((t) => t.term);
-    // No scope in this MATCH: the budget already bounds the rows read, and the join filters them.
-    const candidates = s.candidates.all(`body : (${rareTerms.map(quote).join(' OR ')})`, scope);
-    const ids: string[] = [];
-    const scores: number[] = [];
-    for (const row of candidates) {
-      if (exclude.has(row.id)) continue;
-      const tokens = row.body.length === 0 ? [] : row.body.split(' ');
-      let score = 0;
-      for (const [term, weight] of idf) {
-        let tf = 0;
-        for (const t of tokens) if (t === term) tf += 1;
-        if (tf > 0) score += fts5TermScore(weight, tf, tokens.length + 1, average);
-      }
-      ids.push(row.id);
-      scores.push(score);
-    }
-    const hits = topK(scores, scores.length, limit, () => true)
-      .map((h) => ({ id: ids[h.index]!, score: h.score }))
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    // Final only if no row outside the candidates can reach the k-th score.
-    return hits.length === limit && hits[limit - 1]!.score > bound ? hits : undefined;
-  }
-
   async searchVector(scope: string, vector: Float32Array, options: SearchOptions): Promise<SearchHit[]> {
     assertScope(scope);
     assertVector(vector, this.dimensions);
     assertOptions(options);
+    try {
+      this.sync();
+    } catch (error) {
+      throw mapSqliteError(error, 'searchVector');
+    }
     return this.matrix(scope).search(vector, options.limit, options.exclude);
   }
 
@@ -341,11 +431,18 @@ export class SqliteSearchIndex implements SearchIndex {
         this.db.prepare(`DELETE FROM ${this.documents}`).run();
         this.db.prepare(`DELETE FROM ${this.vectors}`).run();
         this.db.prepare(`UPDATE ${this.stats} SET rows = 0, tokens = 0`).run();
+        this.db.prepare(`DELETE FROM ${this.changes}`).run();
+        // Every instance's caches go: a new epoch makes the others drop theirs at their next sync.
+        this.db.prepare(`UPDATE ${this.epochs} SET epoch = epoch + 1`).run();
       })();
     } catch (error) {
       throw mapSqliteError(error, 'clear');
     }
     this.matrices.clear();
+    this.texts.clear();
+    this.frequencies.clear();
+    this.lastSeq = this.statements.maxSeq.get() ?? 0;
+    this.epoch = this.statements.readEpoch.get() ?? 0;
   }
 
   /** Closes the connection when this index opened it; a given Database stays open. */
@@ -359,8 +456,7 @@ export class SqliteSearchIndex implements SearchIndex {
     matrix = new VectorMatrix(this.dimensions);
     try {
       for (const row of this.statements.vectors.iterate(scope)) {
-        const floats = new Float32Array(row.vector.byteLength / 4);
-        new Uint8Array(floats.buffer).set(row.vector);
+        const floats = floatsOf(row.vector);
         if (floats.length === this.dimensions) matrix.set(row.id, floats);
       }
     } catch (error) {
@@ -369,4 +465,10 @@ export class SqliteSearchIndex implements SearchIndex {
     this.matrices.set(scope, matrix);
     return matrix;
   }
+}
+
+function floatsOf(blob: Buffer): Float32Array {
+  const floats = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(floats.buffer).set(blob);
+  return floats;
 }
