@@ -6,15 +6,19 @@
  *
  * The model is the configured one (LOMO_MODEL_PROVIDER, OPENAI_BASE_URL, OPENAI_API_KEY,
  * LOMO_MODEL read from the environment; the offline demo policy when nothing is set). Candidates
- * come from the lexical FakeRoutingCandidates (seed-case.ts `seedCandidate` is the one place to
- * switch to the real routing index).
+ * come from the real routing index: the routing_index projection over the case's events, the
+ * SQLite search index and the configured embedder (LOMO_EMBEDDING_*: the local hashing embedder,
+ * lexical, by default), as IndexedRoutingCandidates reads them in the router; the JSON line names
+ * the embedder, so runs with different embedders are reported apart. Artefact bindings are still
+ * a fake (the workspace projection supplies the real ones).
  *
  * Floors (exit 1 below them):
  * - deterministic and structural classes: 100 %, whatever the model;
  * - with the offline model, overall accuracy at least OFFLINE_FLOOR (0.62). Measured when it was
  *   set: 0.662 (49 of 74) with card answers working, 0.595 while card-button answers fail in the
  *   router (CARD_NOT_FOUND: the decision's append folds the main line only from the answer's own
- *   revision, so the card is not in the state). The offline policy matches follow-ups lexically,
+ *   revision, so the card is not in the state); 0.662 again once candidates came from the real
+ *   routing index with the hashing embedder. The offline policy matches follow-ups lexically,
  *   so it misses most paraphrases by design. Never raise the score by editing cases.
  * A fixture that breaks the eval set's rules (schema, counts, paraphrase property) fails at once.
  */
@@ -22,9 +26,20 @@ import { toRelayedMessage, type ReceivedMessage } from '@lomo/bus';
 import { loadConfig } from '@lomo/config';
 import { streams, type EventEnvelope } from '@lomo/contracts';
 import { createModelProvider } from '@lomo/llm';
-import { RouterService } from '@lomo/application';
+import * as path from 'node:path';
+import { embeddingProviderFrom, RouterService } from '@lomo/application';
 import { RouterHarness } from '@lomo/application/testing';
-import { FakeArtifactBindings, FakeRoutingCandidates } from '@lomo/routing/testing';
+import { silentLogger } from '@lomo/observability';
+import { eraseProjectionType, ProjectionRunner, SqliteDocumentStore } from '@lomo/read-models';
+import {
+  DocumentStoreRoutingIndex,
+  IndexedRoutingCandidates,
+  ROUTING_INDEX_PROJECTION,
+  routingIndexProjection,
+  SearchIndexFeeder,
+  SqliteSearchIndex,
+} from '@lomo/routing';
+import { FakeArtifactBindings } from '@lomo/routing/testing';
 import { loadRoutingCases, type Outcome, type RoutingCase } from './eval-routing/routing-cases';
 import { formatScore, scoreRouting, type RoutedCase } from './eval-routing/score-routing';
 import {
@@ -38,7 +53,6 @@ import {
 } from './eval-routing/seed-case';
 
 export const OFFLINE_FLOOR = 0.62;
-const EMBEDDER = 'lexical-token-overlap (FakeRoutingCandidates)';
 
 function asReceived(envelope: EventEnvelope): ReceivedMessage {
   const { key, value, headers } = toRelayedMessage(envelope);
@@ -69,10 +83,38 @@ async function main(): Promise<void> {
   });
   const offline = env.LOMO_MODEL_PROVIDER === 'offline';
   const modelName = offline ? 'offline' : `${env.LOMO_MODEL_PROVIDER}:${env.LOMO_MODEL}`;
-  const source: CandidateSource = { candidates: new FakeRoutingCandidates(), bindings: new FakeArtifactBindings() };
+  const embedder = embeddingProviderFrom(env);
+  const embedderName = `${embedder.name} (${embedder.kind})`;
 
-  const harness = await RouterHarness.open();
-  const app = await harness.startRouterApp({ model, candidates: source.candidates, bindings: source.bindings });
+  let clock = new Date();
+  const harness = await RouterHarness.open({ now: () => clock });
+  const documents = new SqliteDocumentStore({ filename: path.join(harness.dir, 'read-models.sqlite') });
+  const search = new SqliteSearchIndex({
+    database: path.join(harness.dir, 'search.sqlite'),
+    dimensions: embedder.dimensions,
+  });
+  const runner = new ProjectionRunner({
+    documents,
+    events: harness.store,
+    projections: [eraseProjectionType(routingIndexProjection)],
+    logger: silentLogger,
+    notices: new SearchIndexFeeder({ documents, search, embedder }),
+  });
+  await runner.start();
+  await runner.ready();
+  const index = new DocumentStoreRoutingIndex(documents, () => runner.aliases.collectionOf(ROUTING_INDEX_PROJECTION));
+  const source: CandidateSource = {
+    bindings: new FakeArtifactBindings(),
+    setClock: (at) => {
+      clock = at;
+    },
+    catchUp: () => runner.sweep(),
+  };
+  const candidates = new IndexedRoutingCandidates(
+    { index, search, embedder },
+    { recent: env.LOMO_ROUTING_RECENT, retrieved: env.LOMO_ROUTING_RETRIEVED },
+  );
+  const app = await harness.startRouterApp({ model, candidates, bindings: source.bindings });
   const router = app.get(RouterService);
   const started = Date.now();
   const results: RoutedCase[] = [];
@@ -81,10 +123,13 @@ async function main(): Promise<void> {
     for (const c of cases) results.push(await runCase(harness, router, source, c, now));
   } finally {
     await app.close();
+    await runner.stop();
+    search.close();
+    await documents.close();
     await harness.close();
   }
   const score = scoreRouting(results);
-  const header = `eval:routing — ${cases.length} cases, model ${modelName}, candidates ${EMBEDDER}, ${Date.now() - started} ms`;
+  const header = `eval:routing — ${cases.length} cases, model ${modelName}, candidates from the routing index, embedder ${embedderName}, ${Date.now() - started} ms`;
   console.log(formatScore(score, header));
 
   const floors: string[] = [];
@@ -105,7 +150,7 @@ async function main(): Promise<void> {
       by_outcome: Object.fromEntries(Object.entries(score.by_outcome).map(([k, v]) => [k, v.accuracy])),
       cases: score.cases,
       model: modelName,
-      embedder: EMBEDDER,
+      embedder: embedderName,
       floor: offline ? OFFLINE_FLOOR : null,
       passed: floors.length === 0,
     }),

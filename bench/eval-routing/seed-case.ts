@@ -10,7 +10,7 @@ import {
   type TaskCommand,
 } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
-import type { FakeArtifactBindings, FakeRoutingCandidates } from '@lomo/routing/testing';
+import type { FakeArtifactBindings } from '@lomo/routing/testing';
 import { buttonLabel, type RoutingCase } from './routing-cases';
 
 /** The person every case is from (the harness's user). */
@@ -32,10 +32,16 @@ const meta = (workspaceId: string, actor: Actor = person): WriteMetadata => ({
   actor,
 });
 
-/** What the router's candidate source knows; the only place the eval fills it (swap for the real index here). */
+/**
+ * What the eval controls besides the event log: the artefact bindings (a fake until the workspace
+ * projection supplies them), the store's clock (so a task's last activity is its case's "minutes
+ * ago", as the routing index reads it from occurredAt), and the routing index's catch-up.
+ */
 export interface CandidateSource {
-  candidates: FakeRoutingCandidates;
   bindings: FakeArtifactBindings;
+  setClock(at: Date): void;
+  /** Resolves when the routing index and the search index have applied everything appended. */
+  catchUp(): Promise<void>;
 }
 
 /**
@@ -62,21 +68,16 @@ export async function seedCase(store: EventStore, source: CandidateSource, c: Ro
   for (const t of c.tasks) {
     const taskId = taskIdOf(c, t.key);
     const originMessageId = deterministicUuid('lomo.eval.origin', c.id, t.key);
+    source.setClock(new Date(now.getTime() - t.minutes * 60_000));
     await onTask(taskId, [
       { type: 'CreateTask', taskId, kind: t.kind, goal: t.goal, language: c.language, originMessageId },
       { type: 'UpdateTaskSummary', summary: t.summary, by: router },
     ]);
     const closing = closingCommands(t.status);
     if (closing.length > 0) await onTask(taskId, closing);
-    seedCandidate(source, ws, {
-      taskId,
-      goal: t.goal,
-      summary: t.summary,
-      kind: t.kind,
-      status: t.status,
-      lastActiveAt: new Date(now.getTime() - t.minutes * 60_000).toISOString(),
-    });
   }
+  // What follows happened just now: recent decisions, an open card, the message itself.
+  source.setClock(now);
   for (const a of c.artifacts ?? []) {
     const taskId = a.task === null ? null : taskIdOf(c, a.task);
     if (a.deleted) source.bindings.delete(ws, artifactRefOf(c, a.key), taskId);
@@ -137,15 +138,7 @@ export async function seedCase(store: EventStore, source: CandidateSource, c: Ro
       router,
     );
   }
-}
-
-/** The one function that fills the candidate source: the lead switches it to the real routing index. */
-function seedCandidate(
-  source: CandidateSource,
-  workspaceId: string,
-  task: Parameters<FakeRoutingCandidates['add']>[1],
-) {
-  source.candidates.add(workspaceId, task);
+  await source.catchUp();
 }
 
 function closingCommands(status: RoutingCase['tasks'][number]['status']): TaskCommand[] {

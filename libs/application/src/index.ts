@@ -3,6 +3,7 @@
 // commands, messages).
 export * from './router';
 export * from './projector';
+export { embeddingProviderFrom } from './routing-read/routing-read.providers';
 export { TaskCommandsModule } from './tasks/task-commands.module';
 export { StopTask, PauseTask, ResumeTask, ResolveCheckpoint } from './tasks/task-commands';
 export { WithdrawMessage, ReplaceMessage, ArchiveTask, type TaskWriteResult } from './tasks/inbox-commands';

@@ -40,10 +40,15 @@ export class RouterHarness {
     readonly relay: EventRelay,
   ) {}
 
-  static async open(): Promise<RouterHarness> {
+  /** `now` is the event store's clock (occurredAt of every append), for tests that seed a past. */
+  static async open(options: { now?: () => Date } = {}): Promise<RouterHarness> {
     const dir = mkdtempSync(path.join(tmpdir(), 'lomo-router-'));
     const config = loadConfig({ LOMO_DATA_DIR: dir, NODE_ENV: 'test', LOMO_BUS_PARTITIONS: '4' });
-    const store = new SqliteEventStore({ filename: path.join(dir, 'events.sqlite'), pollIntervalMs: 5 });
+    const store = new SqliteEventStore({
+      filename: path.join(dir, 'events.sqlite'),
+      pollIntervalMs: 5,
+      ...(options.now ? { now: options.now } : {}),
+    });
     const bus = InProcessEventBus.open({ filename: path.join(dir, 'bus.sqlite'), pollIntervalMs: 5 });
     const relay = new EventRelay({ store, bus, partitions: config.LOMO_BUS_PARTITIONS, idleIntervalMs: 5 });
     const harness = new RouterHarness(dir, config, store, bus, relay);
