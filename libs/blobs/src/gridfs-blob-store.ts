@@ -1,3 +1,4 @@
+import { isMongoDuplicateKey, isMongoUnavailable } from '@lomo/resilience';
 import { createHash, randomUUID } from 'node:crypto';
 import { GridFSBucket, type Collection, type Db } from 'mongodb';
 import { ValidationError } from '@lomo/contracts';
@@ -153,25 +154,10 @@ function assertHash(hash: string): void {
     ]);
 }
 
-// Classified by name and code, not instanceof, as libs/read-models/src/document-store/mongodb/mongo-errors.ts does.
-const NETWORK_ERRORS = new Set([
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoServerSelectionError',
-  'MongoTopologyClosedError',
-  'MongoNotConnectedError',
-  'MongoPoolClearedError',
-  'MongoOperationTimeoutError',
-]);
-const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
-
 const errorShape = (error: unknown) =>
   typeof error === 'object' && error !== null ? (error as { name?: unknown; code?: unknown; message?: unknown }) : {};
 
-const isDuplicateKey = (error: unknown) => {
-  const { code } = errorShape(error);
-  return code === 11000 || code === 11001;
-};
+const isDuplicateKey = isMongoDuplicateKey;
 
 // The driver has no class of its own for it: a MongoRuntimeError saying "FileNotFound: ..." on
 // download, "File not found for id ..." on delete (node_modules/mongodb/lib/gridfs).
@@ -184,12 +170,9 @@ async function guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const { name, code } = errorShape(error);
-    if (
-      typeof name === 'string' &&
-      (NETWORK_ERRORS.has(name) || (typeof code === 'number' && UNAVAILABLE_CODES.has(code)))
-    ) {
-      throw new BlobStoreUnavailableError(`GridFS blob store unavailable during ${operation} (${name})`, error);
+    if (isMongoUnavailable(error)) {
+      const { name } = errorShape(error);
+      throw new BlobStoreUnavailableError(`GridFS blob store unavailable during ${operation} (${String(name)})`, error);
     }
     throw error;
   }

@@ -1,2 +1,3 @@
 export * from './retry';
 export * from './nudgeable-wait';
+export * from './mongo-errors';

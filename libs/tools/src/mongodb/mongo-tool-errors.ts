@@ -1,4 +1,5 @@
 import { LomoError } from '@lomo/contracts';
+import { asMongoError, isMongoDuplicateKey, isMongoUnavailable } from '@lomo/resilience';
 
 /** Tool state on MongoDB cannot be reached right now (network, failover, shutdown). */
 export class ToolStoreUnavailableError extends LomoError {
@@ -9,37 +10,18 @@ export class ToolStoreUnavailableError extends LomoError {
   }
 }
 
-// Classified by name and code, not instanceof, as libs/read-models/src/document-store/mongodb/mongo-errors.ts does.
-const NETWORK_ERRORS = new Set([
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoServerSelectionError',
-  'MongoTopologyClosedError',
-  'MongoNotConnectedError',
-  'MongoPoolClearedError',
-  'MongoOperationTimeoutError',
-]);
-const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
-
-const shape = (error: unknown) =>
-  typeof error === 'object' && error !== null ? (error as { name?: unknown; code?: unknown }) : {};
-
-export const isDuplicateKey = (error: unknown): boolean => {
-  const { code } = shape(error);
-  return code === 11000 || code === 11001;
-};
+export const isDuplicateKey = isMongoDuplicateKey;
 
 /** Runs one store operation, turning the driver's unavailability into our retriable error. */
 export async function guard<T>(store: string, operation: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const { name, code } = shape(error);
-    if (
-      typeof name === 'string' &&
-      (NETWORK_ERRORS.has(name) || (typeof code === 'number' && UNAVAILABLE_CODES.has(code)))
-    )
-      throw new ToolStoreUnavailableError(`${store} unavailable during ${operation} (${name})`, error);
+    if (isMongoUnavailable(error))
+      throw new ToolStoreUnavailableError(
+        `${store} unavailable during ${operation} (${asMongoError(error)!.name})`,
+        error,
+      );
     throw error;
   }
 }

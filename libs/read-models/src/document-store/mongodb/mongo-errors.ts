@@ -1,39 +1,9 @@
+import { asMongoError, isMongoDuplicateKey, isMongoUnavailable, type MongoErrorShape } from '@lomo/resilience';
 import { DocumentStoreUnavailableError, UniqueConstraintError } from '../document-store.errors';
 import { uniqueFieldsInMessage } from '../index-spec';
 import { BODY } from './mongo-filter';
 
-const NETWORK_ERRORS = new Set([
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoServerSelectionError',
-  'MongoTopologyClosedError',
-  'MongoNotConnectedError',
-  'MongoPoolClearedError',
-  'MongoOperationTimeoutError',
-]);
-
-// Server codes that mean "this node cannot serve right now" (shutdown, failover, timeouts).
-const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
-
-interface MongoErrorShape {
-  name: string;
-  message: string;
-  code?: unknown;
-  keyPattern?: unknown;
-  hasErrorLabel?: (label: string) => boolean;
-}
-
-/** By name and code, not `instanceof`, like the SQLite side: robust to several module copies. */
-function asMongoError(error: unknown): MongoErrorShape | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { name } = error as { name?: unknown };
-  return typeof name === 'string' && name.startsWith('Mongo') ? (error as MongoErrorShape) : undefined;
-}
-
-export function isDuplicateKey(error: unknown): boolean {
-  const code = asMongoError(error)?.code;
-  return code === 11000 || code === 11001;
-}
+export const isDuplicateKey = isMongoDuplicateKey;
 
 // FerretDB 1.24 reports a unique index violated by an update of an existing document, or by
 // creating a unique index over duplicates, as InternalError (1) quoting SQLite's message.
@@ -57,15 +27,7 @@ export function isIdDuplicate(error: unknown): boolean | undefined {
   return fields === undefined ? undefined : fields.length === 1 && fields[0] === '_id';
 }
 
-export function isUnavailable(error: unknown): boolean {
-  const e = asMongoError(error);
-  if (e === undefined) return false;
-  return (
-    NETWORK_ERRORS.has(e.name) ||
-    (typeof e.code === 'number' && UNAVAILABLE_CODES.has(e.code)) ||
-    e.hasErrorLabel?.('RetryableWriteError') === true
-  );
-}
+export const isUnavailable = isMongoUnavailable;
 
 /** Turns driver errors into the port's typed errors; anything else is passed through as is. */
 export function mapMongoError(error: unknown, collection: string): unknown {
