@@ -5,6 +5,7 @@ import { OfflineModelProvider } from './offline/offline-model-provider';
 import { OpenAIModelProvider } from './openai/openai-model-provider';
 import { OPENAI_DEFAULTS } from './openai/openai-options';
 import { ScriptedModelProvider, type ScriptedStep } from './scripted/scripted-model-provider';
+import { withConfigNames } from './provider-config-error';
 
 export const MODEL_PROVIDER_KINDS = ['offline', 'openai', 'scripted'] as const;
 export type ModelProviderKind = (typeof MODEL_PROVIDER_KINDS)[number];
@@ -45,24 +46,20 @@ export function createModelProvider(config: ModelProviderConfig = {}): ModelProv
     case 'scripted':
       return new ScriptedModelProvider(config.script ?? []);
     case 'openai':
-      try {
-        return new OpenAIModelProvider({
-          apiKey: config.apiKey ?? '',
-          model: config.model ?? DEFAULT_OPENAI_MODEL,
-          baseUrl: config.baseUrl,
-          timeoutMs: config.timeoutMs,
-          maxRetries: config.maxRetries,
-          onRetry: config.onRetry,
-        });
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        // Name the variables an operator actually sets.
-        const variables = error.variables.map((v) => ({ ...v, variable: envNameOf(v.variable) ?? v.variable }));
-        throw new ConfigError(
-          `Invalid model configuration: ${variables.map((v) => `${v.variable} ${v.message}`).join('; ')}`,
-          variables,
-        );
-      }
+      // Errors name the variables an operator actually sets.
+      return withConfigNames(
+        'model',
+        envNameOf,
+        () =>
+          new OpenAIModelProvider({
+            apiKey: config.apiKey ?? '',
+            model: config.model ?? DEFAULT_OPENAI_MODEL,
+            baseUrl: config.baseUrl,
+            timeoutMs: config.timeoutMs,
+            maxRetries: config.maxRetries,
+            onRetry: config.onRetry,
+          }),
+      );
     default:
       throw new ConfigError(`Unknown model provider "${String(provider)}"`, [
         { variable: 'LOMO_MODEL_PROVIDER', message: `must be one of ${MODEL_PROVIDER_KINDS.join(', ')}` },

@@ -3,6 +3,7 @@ import type { EmbeddingProvider } from '../embedding-provider.port';
 import type { ModelError } from '../model-errors';
 import { HASHING_EMBEDDING_DEFAULTS, HashingEmbeddingProvider } from './hashing-embedding-provider';
 import { OPENAI_EMBEDDING_DEFAULTS, OpenAIEmbeddingProvider } from './openai-embedding-provider';
+import { withConfigNames } from '../provider-config-error';
 
 export const EMBEDDING_PROVIDER_KINDS = ['hashing', 'openai'] as const;
 export type EmbeddingProviderKind = (typeof EMBEDDING_PROVIDER_KINDS)[number];
@@ -47,24 +48,20 @@ export function createEmbeddingProvider(config: EmbeddingProviderConfig = {}): E
     case 'hashing':
       return new HashingEmbeddingProvider({ dimensions: config.dimensions ?? HASHING_EMBEDDING_DEFAULTS.dimensions });
     case 'openai':
-      try {
-        return new OpenAIEmbeddingProvider({
-          apiKey: config.apiKey ?? '',
-          baseUrl: config.baseUrl,
-          model: config.model,
-          dimensions: config.dimensions,
-          timeoutMs: config.timeoutMs,
-          maxRetries: config.maxRetries,
-          onRetry: config.onRetry,
-        });
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        const variables = error.variables.map((v) => ({ ...v, variable: envNameOf(v.variable) ?? v.variable }));
-        throw new ConfigError(
-          `Invalid embedding configuration: ${variables.map((v) => `${v.variable} ${v.message}`).join('; ')}`,
-          variables,
-        );
-      }
+      return withConfigNames(
+        'embedding',
+        envNameOf,
+        () =>
+          new OpenAIEmbeddingProvider({
+            apiKey: config.apiKey ?? '',
+            baseUrl: config.baseUrl,
+            model: config.model,
+            dimensions: config.dimensions,
+            timeoutMs: config.timeoutMs,
+            maxRetries: config.maxRetries,
+            onRetry: config.onRetry,
+          }),
+      );
     default:
       throw new ConfigError(`Unknown embedding provider "${String(kind)}"`, [
         { variable: 'LOMO_EMBEDDING_PROVIDER', message: `must be one of ${EMBEDDING_PROVIDER_KINDS.join(', ')}` },

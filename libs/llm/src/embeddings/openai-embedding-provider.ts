@@ -10,7 +10,7 @@ import {
   ModelRateLimitedError,
   throwIfAborted,
 } from '../model-errors';
-import { translateOpenAIError } from '../openai/openai-errors';
+import { withAttemptDeadline } from '../openai/attempt-deadline';
 import { OPENAI_DEFAULTS } from '../openai/openai-options';
 
 export interface OpenAIEmbeddingProviderOptions {
@@ -121,18 +121,8 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
     }
   }
 
-  private async attempt(texts: readonly string[], callerSignal: AbortSignal | undefined): Promise<Float32Array[]> {
-    throwIfAborted(callerSignal);
-    const { timeoutMs } = this.options;
-    const attempt = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      attempt.abort();
-    }, timeoutMs);
-    const onCallerAbort = () => attempt.abort();
-    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    try {
+  private attempt(texts: readonly string[], callerSignal: AbortSignal | undefined): Promise<Float32Array[]> {
+    return withAttemptDeadline(this.options.timeoutMs, callerSignal, async (signal) => {
       const body: unknown = await this.client.embeddings.create(
         {
           model: this.model,
@@ -141,15 +131,10 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
           encoding_format: 'float',
           ...(this.options.sendDimensions ? { dimensions: this.dimensions } : {}),
         },
-        { signal: attempt.signal },
+        { signal },
       );
       return this.vectorsOf(body, texts.length);
-    } catch (error) {
-      throw translateOpenAIError(error, { callerAborted: callerSignal?.aborted === true, timedOut, timeoutMs });
-    } finally {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    }
+    });
   }
 
   private vectorsOf(body: unknown, count: number): Float32Array[] {

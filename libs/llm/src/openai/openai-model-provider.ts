@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { retry, sleep } from '@lomo/resilience';
 import { ModelAbortedError, ModelError, ModelRateLimitedError, throwIfAborted } from '../model-errors';
 import type { CompletionRequest, CompletionResult, ModelProvider } from '../model-provider.port';
-import { translateOpenAIError } from './openai-errors';
+import { withAttemptDeadline } from './attempt-deadline';
 import { resolveOpenAIOptions, type OpenAIModelProviderOptions, type ResolvedOpenAIOptions } from './openai-options';
 import { toChatCompletionParams } from './openai-request';
 import { fromChatCompletion } from './openai-response';
@@ -65,26 +65,10 @@ export class OpenAIModelProvider implements ModelProvider {
     return asked === undefined ? backoffMs : Math.min(asked, this.options.maxRetryAfterMs);
   }
 
-  private async attempt(params: WireParams, callerSignal: AbortSignal | undefined): Promise<CompletionResult> {
-    throwIfAborted(callerSignal);
-    const { timeoutMs } = this.options;
-    // The SDK's timeout stops at the response headers; this deadline also covers a stalled body.
-    const attempt = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      attempt.abort();
-    }, timeoutMs);
-    const onCallerAbort = () => attempt.abort();
-    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    try {
-      const body: unknown = await this.client.chat.completions.create(params, { signal: attempt.signal });
+  private attempt(params: WireParams, callerSignal: AbortSignal | undefined): Promise<CompletionResult> {
+    return withAttemptDeadline(this.options.timeoutMs, callerSignal, async (signal) => {
+      const body: unknown = await this.client.chat.completions.create(params, { signal });
       return fromChatCompletion(body, params.model, { structured: params.response_format !== undefined });
-    } catch (error) {
-      throw translateOpenAIError(error, { callerAborted: callerSignal?.aborted === true, timedOut, timeoutMs });
-    } finally {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    }
+    });
   }
 }
