@@ -383,14 +383,19 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
     for (let attempt = 1; ; attempt += 1) {
       let prepared: Prepared;
       let events: ArtifactEvent[];
+      // Other writes of this process fold into the shared stream while this one awaits: decide
+      // on the state as taken here and append at its revision, so the store fences the rest.
+      const state = stream.state;
+      const revision = stream.revision;
       try {
         this.guardWorkspace(stream, meta.workspaceId, artifactId);
-        if (!creating && stream.state.status === 'none')
+        if (!creating && state.status === 'none')
           throw new ArtifactRefusedError('ARTIFACT_NOT_FOUND', `Artefact ${artifactId} does not exist`, { artifactId });
-        prepared = await prepare(stream.state);
-        events = artifactDecider.decide(prepared.command, stream.state);
+        prepared = await prepare(state);
+        events = artifactDecider.decide(prepared.command, state);
       } catch (error) {
         // A refusal decided on cached state is believed only once the state is known current.
+        if (stream.revision !== revision) continue;
         if (!fresh && error instanceof DomainError) {
           fresh = true;
           if ((await stream.catchUp(store)).length > 0) continue;
@@ -398,6 +403,7 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
         throw error;
       }
       if (events.length === 0) {
+        if (stream.revision !== revision) continue;
         if (!fresh) {
           fresh = true;
           if ((await stream.catchUp(store)).length > 0) continue;
@@ -406,7 +412,7 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
       }
       await prepared.beforeAppend?.(events);
       try {
-        await stream.append(store, events, metadata, ids);
+        await stream.append(store, events, metadata, ids, { expected: revision });
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt >= this.maxAttempts) throw error;
         // Another writer got there first: fold only its events and decide again on them.
