@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
 import { FilesystemBlobStore, SqliteBlobStore, type BlobStore } from '@lomo/blobs';
 import { SqliteEventStore } from '@lomo/eventstore';
 import { ArtifactCommandService, DocumentTextStore } from '@lomo/workspace';
@@ -171,6 +172,25 @@ async function flowEdits(rig: Rig, count: number): Promise<Run> {
   return run;
 }
 
+/**
+ * The floor under any edit: plain better-sqlite3 single-row inserts, one commit each, with the
+ * event store's pragmas (WAL, the same synchronous mode), measured beside the edits because the
+ * machine's fsync rate moves with whatever else runs on it.
+ */
+function plainInsertsPerSecond(dir: string, count = 1_000): number {
+  mkdirSync(dir, { recursive: true });
+  const db = new Database(join(dir, 'plain.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous}`);
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, data TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (data) VALUES (?)');
+  const start = performance.now();
+  for (let i = 0; i < count; i += 1) insert.run(`{"nodeId":"n${i % NODES}","params":{"prompt":"take ${i}"}}`);
+  const perSecond = count / ((performance.now() - start) / 1000);
+  db.close();
+  return Math.round(perSecond);
+}
+
 const summary = (run: Run) => {
   const counted = run.perSecond.length > 1 ? run.perSecond.slice(1) : run.perSecond;
   return {
@@ -207,15 +227,21 @@ async function main(): Promise<void> {
     }
     const rig = openRig(join(root, 'default'), 'sqlite-in-event-file');
     try {
+      const baselineBefore = plainInsertsPerSecond(join(root, 'plain-1'));
       const doc = await documentEdits(rig, EDITS);
       const d = summary(doc);
       console.log(
         `document (${doc.bytes} bytes, text in the event-store file): median ${d.median} edits/s (overall ${d.overall}), p50 ${d.p50} ms, p99 ${d.p99} ms, windows ${doc.perSecond.map(Math.round).join(' ')}`,
       );
+      const baselineBetween = plainInsertsPerSecond(join(root, 'plain-2'));
       const flow = await flowEdits(rig, EDITS);
+      const baselineAfter = plainInsertsPerSecond(join(root, 'plain-3'));
       const f = summary(flow);
       console.log(
         `flow (${NODES} nodes): median ${f.median} edits/s (overall ${f.overall}), p50 ${f.p50} ms, p99 ${f.p99} ms, windows ${flow.perSecond.map(Math.round).join(' ')}`,
+      );
+      console.log(
+        `baseline, plain single-row inserts with the same pragmas: ${baselineBefore} / ${baselineBetween} / ${baselineAfter} per s (before / between / after)`,
       );
       const fanout = await noticeFanoutMs100Tasks();
       console.log(

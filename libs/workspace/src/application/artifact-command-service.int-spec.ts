@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { streams } from '@lomo/contracts';
+import { streams, type Actor } from '@lomo/contracts';
+import { handleCommand } from '@lomo/command-handling';
+import { taskDecider, taskEventTypes, type TaskCommand } from '@lomo/domain';
+import { SequentialIds } from '@lomo/testing';
 import { openWorkspaceHarness, type WorkspaceHarness } from '../testing';
 
 const doc = '0b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a60';
@@ -244,5 +247,52 @@ describe('ArtifactCommandService on embedded SQLite (events and document text in
       h.service.rewriteDocument({ artifactId: doc, baseVersion: 1, text: 'x', by: person }, meta),
     ).rejects.toMatchObject({ code: 'ARTIFACT_NOT_FOUND' });
     expect(await h.store.streamRevision(streams.artifact(doc))).toBe('no_stream');
+  });
+
+  it("the agent's delete needs the person's recorded approval of its task's checkpoint; the agent approving itself does not count", async () => {
+    await createDoc();
+    const turnId = '8b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a68';
+    const checkpointId = '6b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a66';
+    const callId = `${turnId}:1:0`;
+    const ids = new SequentialIds();
+    const onTask = (command: TaskCommand, actor: Actor) =>
+      handleCommand(h.store, streams.task(task), taskDecider, command, {
+        eventTypes: taskEventTypes,
+        ids,
+        metadata: { correlationId: 'c', causationId: null, workspaceId: 'ws1', actor },
+      });
+    const system = { kind: 'system' as const, component: 'router' };
+    await onTask(
+      {
+        type: 'CreateTask',
+        taskId: task,
+        kind: 'persistent',
+        goal: 'Storyboard',
+        language: 'en',
+        originMessageId: requestId,
+      },
+      system,
+    );
+    await onTask({ type: 'OpenTurn', turnId, reason: 'message' }, system);
+    await onTask(
+      { type: 'OpenCheckpoint', checkpointId, turnId, kind: 'approval', callId, question: 'Delete the storyboard?' },
+      { kind: 'agent' },
+    );
+    const del = () => h.service.deleteWithCheckpoint({ artifactId: doc, taskId: task, checkpointId }, agentMeta);
+    await expect(del()).rejects.toMatchObject({ code: 'DELETION_NOT_CONFIRMED' });
+    // A model's claim of approval: recorded by the agent itself, it resolves nothing.
+    await onTask(
+      { type: 'ResolveCheckpoint', checkpointId, decision: 'approve', callId, resolvedBy: 'u1' },
+      { kind: 'agent' },
+    );
+    await expect(del()).rejects.toMatchObject({ code: 'DELETION_NOT_CONFIRMED' });
+    await onTask(
+      { type: 'ResolveCheckpoint', checkpointId, decision: 'approve', callId, resolvedBy: 'u1' },
+      { kind: 'user', userId: 'u1' },
+    );
+    await del();
+    expect(await h.service.snapshot('ws1', doc)).toMatchObject({ deleted: true });
+    // A repeat of the same confirmed delete is a no-op.
+    await expect(del()).resolves.toMatchObject({ version: 1 });
   });
 });
