@@ -66,8 +66,9 @@ describe('workspace concurrency: racing writers from several OS processes on one
     expect(winners).toEqual([expect.objectContaining({ ok: true, version: 2 })]);
     expect(refused).toHaveLength(WRITERS - 1);
     expect(refused.every((r) => r.code === 'ARTIFACT_VERSION_CONFLICT' && r.currentVersion === 2)).toBe(true);
-    // Both processes took part, and each lost at least once (a real race, not a queue).
-    for (const lane of lanes) expect(byLane.get(lane.name)!.length).toBeGreaterThanOrEqual(WRITERS / lanes.length - 1);
+    // Both processes raced: each got its share of refusals (all of its writers but the winner).
+    for (const lane of lanes)
+      expect(byLane.get(lane.name)!.filter((o) => !o.ok).length).toBeGreaterThanOrEqual(WRITERS / lanes.length - 1);
     // No lost update: the document is the winner's text, at version 2, read from a cold reader.
     const cold = openWorkspaceHarness(dir);
     try {

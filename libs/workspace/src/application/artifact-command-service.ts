@@ -53,7 +53,10 @@ export interface ArtifactCommandServiceDeps {
   ids: IdGenerator;
   /** Artefact streams kept folded in memory between writes (least recently used out first). */
   maxCachedStreams?: number;
-  /** Lost races re-decided before giving up with the ConcurrencyError. */
+  /**
+   * Decisions per write before a lost race gives up with the ConcurrencyError. High, because each
+   * loss means another writer made progress: 50 writers on one flow lose up to 49 times each.
+   */
   maxAttempts?: number;
 }
 
@@ -85,7 +88,7 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
 
   constructor(private readonly deps: ArtifactCommandServiceDeps) {
     this.maxCachedStreams = deps.maxCachedStreams ?? 1_000;
-    this.maxAttempts = deps.maxAttempts ?? 64;
+    this.maxAttempts = deps.maxAttempts ?? 128;
   }
 
   // ---- writes ------------------------------------------------------------------------------
