@@ -3,6 +3,7 @@ import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
 import { NotifierModule } from '@lomo/webhooks';
 import { ApiModule, ApiReadSideModule } from '@lomo/api';
+import { WorkspaceModule } from '@lomo/application';
 
 /**
  * The API as a process of its own (distributed mode): commands in (messages through ApiModule, task commands),
@@ -15,6 +16,8 @@ export class ApiAppModule {
       module: ApiAppModule,
       imports: [
         PlatformModule.forRoot(config, options),
+        // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API's artefact mutations.
+        WorkspaceModule.register(),
         // Webhook management only: the notifier process runs the delivery engine.
         ApiModule.register(config, {
           readSide: ApiReadSideModule.register(config),

@@ -8,6 +8,7 @@ import {
   ExecutorModule,
   type ExecutorModuleOptions,
   ProjectorModule,
+  WorkspaceModule,
 } from '@lomo/application';
 import { ApiModule } from '@lomo/api';
 import { NotifierModule } from '@lomo/webhooks';
@@ -29,6 +30,8 @@ export class StandaloneModule {
       imports: [
         PlatformModule.forRoot(config, options),
         MessagesModule,
+        // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API, the tools and the executor.
+        WorkspaceModule.register(),
         RouterModule.register({ readSide: projector, ...options.router }),
         ExecutorModule.register(options.executor),
         projector,

@@ -27,3 +27,4 @@ export {
 export { ExecutorModule, type ExecutorModuleOptions } from './executor/executor.module';
 export { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS, COMMAND_DEPS } from './executor/executor-tokens';
 export type { StarterTools } from './executor/starter-tools.provider';
+export * from './workspace';

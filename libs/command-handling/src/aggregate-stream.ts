@@ -76,6 +76,9 @@ export class AggregateStream<E extends DomainEvent, S> {
 
   apply(envelopes: readonly EventEnvelope[]): void {
     for (const envelope of envelopes) {
+      // Already folded: two catch-ups of one shared stream that overlap (both read from the same
+      // revision while neither had applied yet) must not fold the same event twice.
+      if (this.revision !== 'no_stream' && envelope.metadata.revision <= this.revision) continue;
       this.workspaceId ??= envelope.metadata.workspaceId;
       this.revision = envelope.metadata.revision;
       if (!this.known.has(envelope.type)) continue;

@@ -2,6 +2,8 @@ import { DomainError } from '@lomo/domain';
 
 export type ArtifactRefusalCode =
   | 'ARTIFACT_NOT_FOUND'
+  /** Creating an id that exists with other content (the same create again is a no-op). */
+  | 'ARTIFACT_ALREADY_EXISTS'
   | 'ARTIFACT_DELETED'
   | 'ARTIFACT_KIND_MISMATCH'
   | 'ARTIFACT_VERSION_CONFLICT'

@@ -8,7 +8,7 @@ export interface BlobStoreHarness {
   dispose(): Promise<void>;
 }
 
-/** The BlobStore port's semantics, run against every adapter (filesystem, GridFS). */
+/** The BlobStore port's semantics, run against every adapter (filesystem, SQLite, GridFS). */
 export function describeBlobStoreContract(name: string, open: () => Promise<BlobStoreHarness>): void {
   describe(`BlobStore contract: ${name}`, () => {
     let harness: BlobStoreHarness;

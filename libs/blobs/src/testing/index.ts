@@ -2,3 +2,4 @@
 export * from './blob-store.contract';
 export * from './filesystem-harness';
 export * from './gridfs-harness';
+export * from './sqlite-harness';

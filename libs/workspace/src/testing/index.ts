@@ -1,1 +1,2 @@
-export {};
+// Test support for @lomo/workspace.
+export * from './workspace-harness';

@@ -1,0 +1,1 @@
+export { WorkspaceModule, WORKSPACE_TEXT_BLOBS, textBlobsFrom, type WorkspaceModuleOptions } from './workspace.module';

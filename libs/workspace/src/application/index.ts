@@ -1,0 +1,2 @@
+export * from './artifact-command-service';
+export { parseInput } from './artifact-inputs';

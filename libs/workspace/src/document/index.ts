@@ -1,0 +1,2 @@
+export * from './document-text-store';
+export * from './text-cache';

@@ -1,0 +1,94 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../../../..');
+
+/** One write of a race, as any lane (a process here; the GraphQL API later) can submit it. */
+export type WriteAttempt =
+  | { writer: string; kind: 'rewrite'; artifactId: string; baseVersion: number; text: string }
+  | {
+      writer: string;
+      kind: 'snippets';
+      artifactId: string;
+      baseVersion: number;
+      edits: Array<{ old: string; new: string }>;
+    }
+  | {
+      writer: string;
+      kind: 'flowNode';
+      artifactId: string;
+      baseVersion: number;
+      nodeId: string;
+      baseNodeVersion: number;
+      params: Record<string, unknown>;
+    };
+
+export type WriteOutcome =
+  | { writer: string; ok: true; version: number; otherChangedNodes?: Array<{ nodeId: string; version: number }> }
+  | { writer: string; ok: false; code: string; currentVersion?: number };
+
+/**
+ * A group of writers that submit their attempts together when told to. Lanes are started,
+ * warmed (each has read the artefact, so every writer holds the same base), then released at
+ * one instant. A lane for the `editDocument` GraphQL mutation fits the same shape.
+ */
+export interface WriterLane {
+  readonly name: string;
+  /** Resolves once the lane has read the artefact and is waiting for the start. */
+  warm(workspaceId: string, artifactId: string): Promise<void>;
+  /** Submits every attempt concurrently at `startAt` (epoch ms) and collects the outcomes. */
+  race(attempts: WriteAttempt[], startAt: number): Promise<WriteOutcome[]>;
+  close(): Promise<void>;
+}
+
+type FromChild = { type: 'ready' } | { type: 'done'; outcomes: WriteOutcome[] } | { type: 'error'; message: string };
+
+/** An OS process of its own with the command service on the shared SQLite file (racing-writer.child.ts). */
+export function processLane(name: string, dir: string): WriterLane {
+  const child: ChildProcess = fork(join(__dirname, 'racing-writer.child.ts'), [dir], {
+    cwd: root,
+    execArgv: ['-r', join(root, 'scripts/register.cjs')],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T extends FromChild['type']>(type: T): Promise<Extract<FromChild, { type: T }>> =>
+    new Promise((resolveMessage, reject) => {
+      const onMessage = (message: FromChild) => {
+        if (message.type === 'error') {
+          cleanup();
+          reject(new Error(`${name}: ${message.message}`));
+        } else if (message.type === type) {
+          cleanup();
+          resolveMessage(message as Extract<FromChild, { type: T }>);
+        }
+      };
+      const onExit = (code: number | null) => {
+        cleanup();
+        reject(new Error(`${name} exited with ${code} before sending ${type}`));
+      };
+      const cleanup = () => {
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  return {
+    name,
+    warm: async (workspaceId, artifactId) => {
+      const ready = next('ready');
+      child.send({ type: 'warm', workspaceId, artifactId });
+      await ready;
+    },
+    race: async (attempts, startAt) => {
+      const done = next('done');
+      child.send({ type: 'race', attempts, startAt });
+      return (await done).outcomes;
+    },
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ type: 'close' });
+      await exited;
+    },
+  };
+}
