@@ -1,1 +1,3 @@
-export {};
+export * from './artifact-events';
+export * from './workspace-test-projector';
+export * from './task-writes';
