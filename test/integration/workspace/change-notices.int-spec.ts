@@ -9,12 +9,7 @@ import { waitFor } from '@lomo/bus/testing';
 import { HARNESS_WORKSPACE, RuntimeHarness } from '@lomo/runtime/testing';
 import { defineTool, okResult } from '@lomo/tools';
 import { EventStoreTaskNoticeWriter, noticeIdFor, type TaskNoticeWriter } from '@lomo/workspace';
-import {
-  ArtifactEventWriter,
-  ToolCallRecorder,
-  WorkspaceTestProjector,
-  createTask,
-} from '@lomo/workspace/testing';
+import { ArtifactEventWriter, ToolCallRecorder, WorkspaceTestProjector, createTask } from '@lomo/workspace/testing';
 
 const WS = HARNESS_WORKSPACE;
 const person = { kind: 'person' as const, userId: 'u1' };
