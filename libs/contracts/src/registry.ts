@@ -37,6 +37,25 @@ const def = <T extends string, S extends z.ZodType>(
   formerly: history.formerly,
 });
 
+/** Pure: v1 {artifactId, version, by: Actor} → v2 (see the definition below). */
+export function upcastArtifactChangeNoticedV1(d: Record<string, unknown>): Record<string, unknown> {
+  const version = typeof d.version === 'number' ? d.version : 1;
+  const actor = (d.by ?? {}) as { kind?: string; userId?: string };
+  const by =
+    actor.kind === 'user' && typeof actor.userId === 'string'
+      ? { kind: 'person', userId: actor.userId }
+      : { kind: 'person', userId: 'unknown' };
+  return {
+    noticeId: deterministicUuid('lomo.artifact-notice.v1', `${String(d.artifactId)}:${version}`),
+    artifactId: d.artifactId,
+    fromVersion: version - 1,
+    toVersion: version,
+    by,
+    nodes: [],
+    summary: '',
+  };
+}
+
 export const eventDefinitions = [
   // main-{workspaceId}.{userId}
   def('main', 'UserMessageReceived', main.UserMessageReceived, 'A person sent a message to Main.', {
@@ -119,7 +138,26 @@ export const eventDefinitions = [
   def('task', 'TaskStopped', task.TaskStopped, 'The task was stopped (its active turn cancelled first).'),
   def('task', 'TaskCompleted', task.TaskCompleted, 'The task reached its goal.'),
   def('task', 'TaskArchived', task.TaskArchived, 'The task was archived.'),
-  def('task', 'ArtifactChangeNoticed', task.ArtifactChangeNoticed, 'An artefact the task uses changed.'),
+  def('task', 'ArtifactChangeNoticed', task.ArtifactChangeNoticed, 'An artefact the task uses changed.', {
+    version: 2,
+    // v1 named only the new version and an envelope actor: the span starts one below it, the
+    // author becomes the person (a user actor) or is unknown beyond "someone", and nothing says
+    // which nodes or what changed. The notice id derives from (artefact, version) as v1 had no
+    // task in its data; it only has to be stable, not equal to a fan-out's id.
+    upcasters: { 1: upcastArtifactChangeNoticedV1 },
+  }),
+  def(
+    'task',
+    'ArtifactChangeNoticeWidened',
+    task.ArtifactChangeNoticeWidened,
+    "A newer version widened the task's open notice of an artefact.",
+  ),
+  def(
+    'task',
+    'ArtifactChangeNoticesConsumed',
+    task.ArtifactChangeNoticesConsumed,
+    'A step was shown open change notices (appended with its claim).',
+  ),
   // turn-{turnId}
   def('turn', 'TurnStarted', turn.TurnStarted, 'A turn was started for a task.'),
   def('turn', 'TurnLeased', turn.TurnLeased, 'A worker took the turn lease (generation rises on takeover).'),

@@ -100,4 +100,22 @@ describe('upcasting on read, one test per kind of change', () => {
     expect(eventRegistry.resolve('TurnLeaseExtended')?.type).toBe('TurnLeaseRenewed');
     expect(eventRegistry.get('TurnLeaseExtended')).toBeUndefined();
   });
+
+  it('widened span: a v1 ArtifactChangeNoticed {artifactId, version, by: user} becomes a v2 notice from version-1 to version by that person, with a stable notice id', () => {
+    const v1 = { artifactId: sampleIds.messageId, version: 4, by: { kind: 'user', userId: 'u1' } };
+    const read = upcast(stored('ArtifactChangeNoticed', 1, v1));
+    expect(read.metadata.schemaVersion).toBe(2);
+    expect(read.data).toEqual({
+      noticeId: deterministicUuid('lomo.artifact-notice.v1', `${sampleIds.messageId}:4`),
+      artifactId: sampleIds.messageId,
+      fromVersion: 3,
+      toVersion: 4,
+      by: { kind: 'person', userId: 'u1' },
+      nodes: [],
+      summary: '',
+    });
+    assertCurrent('ArtifactChangeNoticed', read.data);
+    // Pure: the same v1 reads the same every time (a rebuild sees the same notice id).
+    expect(upcast(stored('ArtifactChangeNoticed', 1, v1)).data).toEqual(read.data);
+  });
 });

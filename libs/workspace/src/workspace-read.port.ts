@@ -19,6 +19,8 @@ export interface ArtifactVersionView {
   contentType?: string;
   bytes?: number;
   summary?: string;
+  /** Flows: the nodes this version changed (params, or added / removed). */
+  nodes?: string[];
 }
 
 export interface ArtifactView {

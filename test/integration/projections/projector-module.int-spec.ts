@@ -14,9 +14,11 @@ import {
   CHANGES_TOPIC,
   mainLineProjection,
   physicalCollection,
+  PROJECTION_RUNNER,
   PROJECTOR_HEALTH_CHECK,
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
+  type ProjectionRunner,
   type ReadModelConsistency,
   type ReadModels,
 } from '@lomo/read-models';
@@ -45,6 +47,9 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
       { logger: false },
     );
     await app.init();
+    // Every projection's first build (and the sweep that ends it) is done before the tests append:
+    // lag is measured at a sweep, and a first build still running would sweep mid-test.
+    await app.get<ProjectionRunner>(PROJECTION_RUNNER).ready();
   });
 
   afterAll(async () => {
@@ -126,6 +131,10 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
         { name: 'inbox_items', state: 'live' },
         { name: 'turns', state: 'live' },
         { name: 'routing_index', state: 'live' },
+        { name: 'workspace_artifact_versions', state: 'live' },
+        { name: 'workspace_task_artifacts', state: 'live' },
+        { name: 'workspace_artifacts', state: 'live' },
+        { name: 'workspace_notices', state: 'live' },
       ],
     });
   });

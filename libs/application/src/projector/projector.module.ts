@@ -25,6 +25,7 @@ import {
 } from '@lomo/read-models';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@lomo/llm';
 import {
+  ARTIFACT_BINDINGS,
   DocumentStoreRoutingIndex,
   ROUTING_INDEX,
   ROUTING_INDEX_PROJECTION,
@@ -33,6 +34,15 @@ import {
   SearchIndexFeeder,
   type SearchIndex,
 } from '@lomo/routing';
+import {
+  DocumentStoreWorkspaceReadModel,
+  EventStoreTaskNoticeWriter,
+  NoticeFanout,
+  NoticeFanoutSink,
+  ProjectedArtifactBindings,
+  WORKSPACE_READ_MODEL,
+  workspaceProjections,
+} from '@lomo/workspace';
 import { BusChangeNoticeSink } from './bus-change-notices';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
 import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
@@ -57,7 +67,11 @@ export interface ProjectorModuleOptions {
 export class ProjectorModule {
   static register(config: LomoConfig, options: ProjectorModuleOptions = {}): DynamicModule {
     const settings: ProjectorSettings = { ...projectorSettings(config), ...options.settings };
-    const projections = options.projections ?? [...readModelProjections, eraseProjectionType(routingIndexProjection)];
+    const projections = options.projections ?? [
+      ...readModelProjections,
+      eraseProjectionType(routingIndexProjection),
+      ...workspaceProjections,
+    ];
     return {
       module: ProjectorModule,
       providers: [
@@ -80,19 +94,35 @@ export class ProjectorModule {
             feeder: SearchIndexFeeder,
             logger: Logger,
             metrics: Metrics,
-          ) =>
-            new ProjectionRunner({
+          ) => {
+            // The fan-out reads through the runner's aliases, which exist once the runner does.
+            const holder: { runner?: ProjectionRunner } = {};
+            const aliases = {
+              collectionOf: (name: string) => holder.runner?.aliases.collectionOf(name) ?? Promise.resolve(undefined),
+            };
+            holder.runner = new ProjectionRunner({
               documents,
               events,
               projections,
-              // The SearchIndex is fed in routing_index's notice path (see SearchIndexFeeder), then
-              // the notices go on to the bus; SearchIndexSync refills it after a rebuild.
-              notices: feeder,
+              // The change-notice fan-out and the SearchIndex are fed in the notice path (see
+              // NoticeFanoutSink, SearchIndexFeeder), then the notices go on to the bus;
+              // SearchIndexSync refills the search index after a rebuild.
+              notices: new NoticeFanoutSink(
+                new NoticeFanout({
+                  documents,
+                  workspace: new DocumentStoreWorkspaceReadModel(documents, (name) => aliases.collectionOf(name)),
+                  writer: new EventStoreTaskNoticeWriter(events),
+                  logger,
+                }),
+                feeder,
+              ),
               logger,
               metrics,
               maxLagSeconds: settings.maxLagSeconds,
               rebuildExecutor: rebuildExecutorOf(settings, config),
-            }),
+            });
+            return holder.runner;
+          },
           inject: [DOCUMENT_STORE, EVENT_STORE, SEARCH_INDEX_FEEDER, LOGGER, METRICS],
         },
         {
@@ -134,6 +164,17 @@ export class ProjectorModule {
             new DocumentStoreRoutingIndex(documents, () => runner.aliases.collectionOf(ROUTING_INDEX_PROJECTION)),
           inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
         },
+        {
+          provide: WORKSPACE_READ_MODEL,
+          useFactory: (documents: DocumentStore, runner: ProjectionRunner) =>
+            new DocumentStoreWorkspaceReadModel(documents, (name) => runner.aliases.collectionOf(name)),
+          inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
+        },
+        {
+          provide: ARTIFACT_BINDINGS,
+          useFactory: (workspace: DocumentStoreWorkspaceReadModel) => new ProjectedArtifactBindings(workspace),
+          inject: [WORKSPACE_READ_MODEL],
+        },
         embeddingProvider,
         searchIndexProvider,
         {
@@ -159,6 +200,8 @@ export class ProjectorModule {
         ROUTING_INDEX,
         SEARCH_INDEX,
         EMBEDDING_PROVIDER,
+        WORKSPACE_READ_MODEL,
+        ARTIFACT_BINDINGS,
       ],
     };
   }

@@ -24,7 +24,8 @@ import { routerReadSideProviders } from '../routing-read/routing-read.providers'
  * The router (DESIGN.md §4 step 2): deterministic first, then the configured model with a
  * structured answer, over a bounded candidate set. Needs the platform's EVENT_STORE, EVENT_BUS,
  * DOCUMENT_STORE, LOGGER, CLOCK and LOMO_CONFIG (PlatformModule provides them globally). Artefact
- * bindings answer "unknown" until the workspace library provides them.
+ * bindings come from the workspace projection: the projector module's in the embedded default,
+ * the router's own read side otherwise (routing-read.providers.ts).
  */
 export interface RouterModuleOptions {
   /** Tests pass a scripted model; otherwise LOMO_MODEL_PROVIDER decides (offline by default). */
@@ -38,6 +39,18 @@ export interface RouterModuleOptions {
    * the embedded default, so both share one search index). Without it the router reads them itself.
    */
   readSide?: DynamicModule;
+}
+
+/**
+ * Given bindings win; with the projector as read side they come from it; with a read side of its
+ * own the router reads the workspace projection itself (routerReadSideProviders). Tests that fake
+ * the candidates and name no bindings get none bound (every artefact unknown), as before.
+ */
+function bindingsProviders(options: RouterModuleOptions): Provider[] {
+  if (options.bindings !== undefined) return [{ provide: ARTIFACT_BINDINGS, useValue: options.bindings }];
+  if (options.candidates !== undefined)
+    return [{ provide: ARTIFACT_BINDINGS, useValue: new UnboundArtifactBindings() }];
+  return [];
 }
 
 function routerProviders(options: RouterModuleOptions): Provider[] {
@@ -60,7 +73,7 @@ function routerProviders(options: RouterModuleOptions): Provider[] {
       useFactory: (c: LomoConfig) => options.timeoutMs ?? c.LOMO_ROUTING_TIMEOUT_MS,
       inject: [LOMO_CONFIG],
     },
-    { provide: ARTIFACT_BINDINGS, useValue: options.bindings ?? new UnboundArtifactBindings() },
+    ...bindingsProviders(options),
     ...(options.candidates !== undefined
       ? [{ provide: ROUTING_CANDIDATES, useValue: options.candidates }]
       : [routingCandidatesProvider, ...(options.readSide === undefined ? routerReadSideProviders : [])]),

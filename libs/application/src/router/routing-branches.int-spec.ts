@@ -12,6 +12,8 @@ import {
 } from '@lomo/llm';
 import { taskIdFor } from '@lomo/routing';
 import { FakeArtifactBindings, FakeRoutingCandidates } from '@lomo/routing/testing';
+import { ProjectedArtifactBindings } from '@lomo/workspace';
+import { ArtifactEventWriter, WorkspaceTestProjector } from '@lomo/workspace/testing';
 import { RouteUserMessage, type RouteUserMessageResult } from './route-user-message.command';
 import { RouteUserMessageHandler } from './route-user-message.handler';
 import { MAIN, RouterHarness, WORKSPACE } from '../testing/router-harness';
@@ -446,6 +448,88 @@ describe('router branches (scripted model)', () => {
     expect(second.result.deliveredTo).toBe(taskId);
     const upgraded = (await w.h.eventsOf(streams.task(taskId))).filter((e) => e.type === 'TaskUpgraded');
     expect(upgraded).toHaveLength(1);
+  });
+});
+
+// The same artefact branches with the real bindings: artefact events appended to the store (as
+// the artefact command service writes them), projected by the workspace projection, looked up by
+// ProjectedArtifactBindings. The fake-bindings tests above state the binding; these derive it.
+describe('router artefact branches against the workspace projection (real artefact events)', () => {
+  let h: RouterHarness;
+  let app: INestApplicationContext;
+  let model: ScriptedModelProvider;
+  let projector: WorkspaceTestProjector;
+  let artifacts: ArtifactEventWriter;
+  let w: World;
+  const person = { kind: 'person' as const, userId: 'u1' };
+
+  beforeEach(async () => {
+    h = await RouterHarness.open();
+    model = new ScriptedModelProvider();
+    projector = new WorkspaceTestProjector(h.store, { writer: null });
+    artifacts = new ArtifactEventWriter(h.store, WORKSPACE);
+    const bindings = new ProjectedArtifactBindings(projector.readModel);
+    const candidates = new FakeRoutingCandidates();
+    app = await h.startRouterApp({ model, candidates, bindings, timeoutMs: 2_000 });
+    w = { h, app, model, candidates, bindings: new FakeArtifactBindings() };
+  });
+  afterEach(async () => {
+    await app.close();
+    await projector.close();
+    await h.close();
+  });
+
+  it('an artefact a task created routes to that task without the model', async () => {
+    const taskId = await seedTask(w, 'Storyboard for the ad');
+    const artifactId = await artifacts.createDocument({
+      by: { kind: 'agent', taskId, callId: `${randomUUID()}:1:0` },
+      taskId,
+    });
+    await projector.catchUp();
+    const { result } = await send(w, 'Shorter scene 2', { artifactRef: `artifact:${artifactId}@1` });
+    expect(result).toMatchObject({
+      deliveredTo: taskId,
+      decision: { outcome: 'existing', candidates: [{ taskId, score: 1, source: 'artifact' }] },
+    });
+    expect(model.neverCalled).toBe(true);
+  });
+
+  it('an artefact the person made and a task referenced routes to the referencing task', async () => {
+    const taskId = await seedTask(w, 'Logo for the bakery');
+    const artifactId = await artifacts.createFlow({ nodeIds: ['A', 'B'], by: person });
+    await artifacts.reference(artifactId, taskId, person);
+    await projector.catchUp();
+    const { result } = await send(w, 'Tweak node A', { artifactRef: `artifact:${artifactId}#A` });
+    expect(result).toMatchObject({ deliveredTo: taskId, decision: { outcome: 'existing' } });
+    expect(model.neverCalled).toBe(true);
+  });
+
+  it('a deleted artefact gets a clear question in Main and nothing is delivered', async () => {
+    const taskId = await seedTask(w, 'Logo for the bakery');
+    const artifactId = await artifacts.createDocument({ by: person, taskId });
+    await artifacts.deleteConfirmed(artifactId, 'u1');
+    await projector.catchUp();
+    const before = await h.eventsOf(streams.task(taskId));
+    const { message, result } = await send(w, 'Use this one again', { artifactRef: `artifact:${artifactId}` });
+    expect(result).toMatchObject({
+      deliveredTo: null,
+      decision: { outcome: 'clarify', reason: 'target artefact is deleted' },
+    });
+    expect((await cardOf(w, message.metadata.eventId))?.reason).toBe('target_unavailable');
+    expect(await h.eventsOf(streams.task(taskId))).toHaveLength(before.length);
+    expect(model.neverCalled).toBe(true);
+  });
+
+  it('an artefact of another workspace is not found, never routed to its task', async () => {
+    const other = new ArtifactEventWriter(h.store, 'ws_other');
+    const artifactId = await other.createDocument({ by: person, taskId: randomUUID() });
+    await projector.catchUp();
+    const { result } = await send(w, 'Edit this', { artifactRef: `artifact:${artifactId}` });
+    expect(result).toMatchObject({
+      deliveredTo: null,
+      decision: { outcome: 'clarify', reason: 'target artefact not found' },
+    });
+    expect(model.neverCalled).toBe(true);
   });
 });
 

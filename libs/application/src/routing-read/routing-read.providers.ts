@@ -4,12 +4,14 @@ import { createEmbeddingProvider, EMBEDDING_PROVIDER, type EmbeddingProvider } f
 import { LOGGER, type Logger } from '@lomo/observability';
 import { createDocumentStore, ProjectionAliases, projectorSettings, type DocumentStore } from '@lomo/read-models';
 import {
+  ARTIFACT_BINDINGS,
   createSearchIndex,
   DocumentStoreRoutingIndex,
   ROUTING_INDEX_PROJECTION,
   ROUTING_INDEX,
   SEARCH_INDEX,
 } from '@lomo/routing';
+import { DocumentStoreWorkspaceReadModel, ProjectedArtifactBindings, WORKSPACE_READ_MODEL } from '@lomo/workspace';
 
 /** The embedder routing uses, from LOMO_EMBEDDING_* (hashing by default; openai with an endpoint). */
 export function embeddingProviderFrom(c: LomoConfig): EmbeddingProvider {
@@ -47,7 +49,8 @@ const ROUTER_DOCUMENTS = Symbol('ROUTER_DOCUMENTS');
 
 /**
  * What a router process without a projector reads for routing: the routing index (the
- * projector's `routing_index`, through its alias), the search index and the embedder.
+ * projector's `routing_index`, through its alias), the artefact bindings (the projector's
+ * workspace collections, through their aliases), the search index and the embedder.
  */
 export const routerReadSideProviders: Provider[] = [
   embeddingProvider,
@@ -64,5 +67,18 @@ export const routerReadSideProviders: Provider[] = [
       return new DocumentStoreRoutingIndex(documents, () => aliases.collectionOf(ROUTING_INDEX_PROJECTION));
     },
     inject: [ROUTER_DOCUMENTS],
+  },
+  {
+    provide: WORKSPACE_READ_MODEL,
+    useFactory: (documents: DocumentStore) => {
+      const aliases = new ProjectionAliases(documents);
+      return new DocumentStoreWorkspaceReadModel(documents, (name) => aliases.collectionOf(name));
+    },
+    inject: [ROUTER_DOCUMENTS],
+  },
+  {
+    provide: ARTIFACT_BINDINGS,
+    useFactory: (workspace: DocumentStoreWorkspaceReadModel) => new ProjectedArtifactBindings(workspace),
+    inject: [WORKSPACE_READ_MODEL],
   },
 ];

@@ -3,6 +3,7 @@ import { nonBlank, wakeReason } from './shared';
 import { callId, checkpointId, itemId, languageTag, messageId, taskId, turnId, userId, uuid } from '../ids';
 import { actorSchema } from '../envelope';
 import { MAX_MESSAGE_TEXT } from './main';
+import { artifactAuthor } from './artifact';
 
 export const taskKind = z.enum(['lightweight', 'persistent']);
 export const taskStatus = z.enum(['active', 'waiting', 'paused', 'stopped', 'completed', 'archived']);
@@ -171,8 +172,41 @@ export const TaskArchived = z.strictObject({
   mergedInto: taskId.optional(),
 });
 
+/**
+ * v2: an artefact the task last read or wrote at `fromVersion` is now at `toVersion` (someone
+ * else wrote it). At most one notice per (task, artefact) is open: while it is, newer versions
+ * widen it (ArtifactChangeNoticeWidened) instead of adding notices, until a step consumes it
+ * (ArtifactChangeNoticesConsumed). `noticeId` derives from (task, artefact, to-version), so a
+ * fan-out repeated after a crash lands on the same id. A notice never wakes the worker.
+ */
 export const ArtifactChangeNoticed = z.strictObject({
+  noticeId: uuid,
   artifactId: uuid,
-  version: z.number().int().min(1),
-  by: actorSchema,
+  fromVersion: z.number().int().min(0),
+  toVersion: z.number().int().min(1),
+  by: artifactAuthor,
+  /** Flows: the nodes that changed between the two versions (structure changes included). */
+  nodes: z.array(z.string().max(64)).max(5000),
+  /** What changed, without the content (e.g. "2 snippets, +40 −12 chars"); empty when unknown. */
+  summary: z.string().max(2000),
+});
+
+/** The open notice now spans up to `toVersion`; `nodes` and `summary` are the whole span's. */
+export const ArtifactChangeNoticeWidened = z.strictObject({
+  noticeId: uuid,
+  toVersion: z.number().int().min(2),
+  by: artifactAuthor,
+  nodes: z.array(z.string().max(64)).max(5000),
+  summary: z.string().max(2000),
+});
+
+/**
+ * A step was shown these open notices and so consumed them. Appended with the step's claim
+ * (same task-stream append, same expected revision) and keyed by turn + step like the claim, so
+ * a takeover of the step reuses it instead of consuming again.
+ */
+export const ArtifactChangeNoticesConsumed = z.strictObject({
+  turnId,
+  step,
+  noticeIds: z.array(uuid).min(1).max(1000),
 });

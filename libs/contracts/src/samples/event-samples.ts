@@ -151,8 +151,24 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
   TaskCompleted: { valid: { summary: 'Poster done' }, invalid: [{ summary: 42 }] },
   TaskArchived: { valid: { by: { kind: 'system', component: 'janitor' } }, invalid: [{}] },
   ArtifactChangeNoticed: {
-    valid: { artifactId: MSG2, version: 3, by: { kind: 'user', userId: 'u1' } },
-    invalid: [{ artifactId: MSG2, version: 0, by: { kind: 'agent' } }],
+    valid: {
+      noticeId: CP,
+      artifactId: MSG2,
+      fromVersion: 3,
+      toVersion: 4,
+      by: { kind: 'person', userId: 'u1' },
+      nodes: ['n1'],
+      summary: 'node n1 params',
+    },
+    invalid: [{ artifactId: MSG2, version: 3, by: { kind: 'user', userId: 'u1' } }],
+  },
+  ArtifactChangeNoticeWidened: {
+    valid: { noticeId: CP, toVersion: 5, by: { kind: 'person', userId: 'u1' }, nodes: ['n1', 'n2'], summary: '' },
+    invalid: [{ noticeId: CP, toVersion: 1, by: { kind: 'person', userId: 'u1' }, nodes: [], summary: '' }],
+  },
+  ArtifactChangeNoticesConsumed: {
+    valid: { turnId: TURN, step: 2, noticeIds: [CP] },
+    invalid: [{ turnId: TURN, step: 2, noticeIds: [] }],
   },
   TurnStarted: {
     valid: { turnId: TURN, taskId: T, reason: 'message' },

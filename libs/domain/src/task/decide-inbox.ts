@@ -9,11 +9,13 @@ import type {
 import { TaskErrors } from './task-errors';
 import type { TaskEvent } from './task-events';
 import { activeTurn, existing, invalid, notFinal, runnable } from './task-guards';
-import { claimFor, standingClaims, unclaimedItems } from './task-queries';
+import { claimFor, noticesConsumedAt, openNotices, standingClaims, unclaimedItems } from './task-queries';
 import type { ExistingTask, InboxItem, TaskState } from './task-state';
 
 /** The contract caps one claim at 100 items; the rest wait for the next step. */
 export const MAX_ITEMS_PER_CLAIM = 100;
+/** The contract caps one consumption at 1 000 notices (one per artefact, so rarely reached). */
+export const MAX_NOTICES_PER_STEP = 1000;
 
 /**
  * Delivery is idempotent on the item (= message) id, checked before the status: a redelivery
@@ -74,12 +76,26 @@ export function claimInboxItems(command: ClaimInboxItems, state: TaskState): Tas
   if (!Number.isInteger(command.step) || command.step < 1) invalid('step is a positive integer');
   const task = runnable(state);
   activeTurn(task, command.turnId);
-  if (claimFor(task, command.turnId, command.step)) return [];
-  const itemIds = unclaimedItems(task)
-    .slice(0, MAX_ITEMS_PER_CLAIM)
-    .map((i) => i.itemId);
-  if (itemIds.length === 0) return [];
-  return [{ type: 'InboxItemsClaimed', data: { turnId: command.turnId, step: command.step, itemIds } }];
+  const { turnId, step } = command;
+  const events: TaskEvent[] = [];
+  if (!claimFor(task, turnId, step)) {
+    const itemIds = unclaimedItems(task)
+      .slice(0, MAX_ITEMS_PER_CLAIM)
+      .map((i) => i.itemId);
+    if (itemIds.length > 0) events.push({ type: 'InboxItemsClaimed', data: { turnId, step, itemIds } });
+  }
+  // Open change notices are consumed by the step that is shown them, in the same append as the
+  // claim. A separate event rather than ids inside InboxItemsClaimed: a step may consume notices
+  // without claiming any message (InboxItemsClaimed needs at least one item), notices are not
+  // released with the claims (the agent reads the artefact's latest content on demand anyway), and
+  // inbox projections stay unaware of notices. Keyed by turn + step, so a takeover reuses it.
+  if (noticesConsumedAt(task, turnId, step).length === 0) {
+    const noticeIds = openNotices(task)
+      .slice(0, MAX_NOTICES_PER_STEP)
+      .map((n) => n.noticeId);
+    if (noticeIds.length > 0) events.push({ type: 'ArtifactChangeNoticesConsumed', data: { turnId, step, noticeIds } });
+  }
+  return events;
 }
 
 /**

@@ -44,10 +44,49 @@ export function approvePlanBudget(command: ApprovePlanBudget, state: TaskState):
   return [{ type: 'PlanBudgetApproved', data: { budgetId, amountMinor, currency, approvedBy } }];
 }
 
-/** Recorded even on a final task: the artefact changed regardless, and nothing is woken by it. */
+const MAX_SUMMARY = 2000;
+
+function joinSummaries(a: string, b: string): string {
+  const joined = a === '' || a === b ? b : b === '' ? a : `${a}; ${b}`;
+  return joined.length > MAX_SUMMARY ? `${joined.slice(0, MAX_SUMMARY - 1)}…` : joined;
+}
+
+/**
+ * Coalescing (article §9.2: dragging nodes must not flood the agent): at most one open notice per
+ * (task, artefact). While one is open a newer version widens it; a version an open or a closed
+ * (consumed) notice already reached is a no-op, and so is a repeat of the same notice id, so a
+ * fan-out repeated after a crash changes nothing. A new notice starts where the last consumed one
+ * ended when the task was told about that span already. Recorded even on a final task: the
+ * artefact changed regardless, and nothing is woken by it.
+ */
 export function noticeArtifactChange(command: NoticeArtifactChange, state: TaskState): TaskEvent[] {
   const task = existing(state);
-  if ((task.artifacts[command.artifactId] ?? 0) >= command.version) return [];
-  const { artifactId, version, by } = command;
-  return [{ type: 'ArtifactChangeNoticed', data: { artifactId, version, by } }];
+  const { noticeId, artifactId, fromVersion, toVersion, by, summary } = command;
+  if (!Number.isInteger(toVersion) || !Number.isInteger(fromVersion) || fromVersion < 0 || toVersion <= fromVersion)
+    invalid('A change notice spans from a version to a later one');
+  if (task.notices[noticeId]) return [];
+  const ofArtifact = Object.values(task.notices).filter((n) => n.artifactId === artifactId);
+  const open = ofArtifact.find((n) => n.consumedBy === null);
+  const nodes = [...new Set(command.nodes)];
+  if (open) {
+    if (open.toVersion >= toVersion) return [];
+    const spanNodes = [...new Set([...open.nodes, ...nodes])];
+    // The command's span covers the open one's when it starts no later; otherwise both are needed.
+    const spanSummary = fromVersion <= open.fromVersion ? summary : joinSummaries(open.summary, summary);
+    return [
+      {
+        type: 'ArtifactChangeNoticeWidened',
+        data: { noticeId: open.noticeId, toVersion, by, nodes: spanNodes, summary: spanSummary },
+      },
+    ];
+  }
+  const toldUpTo = Math.max(0, ...ofArtifact.map((n) => n.toVersion));
+  if (toldUpTo >= toVersion) return [];
+  const from = Math.max(fromVersion, toldUpTo);
+  return [
+    {
+      type: 'ArtifactChangeNoticed',
+      data: { noticeId, artifactId, fromVersion: from, toVersion, by, nodes, summary: joinSummaries('', summary) },
+    },
+  ];
 }

@@ -1,4 +1,4 @@
-import type { Actor } from '@lomo/contracts';
+import type { Actor, ArtifactAuthor } from '@lomo/contracts';
 import type { WakeReason } from '../turn/turn-state';
 import type {
   AutonomyLevel,
@@ -118,7 +118,21 @@ export type ApprovePlanBudget = {
   currency: string;
   approvedBy: string;
 };
-export type NoticeArtifactChange = { type: 'NoticeArtifactChange'; artifactId: string; version: number; by: Actor };
+/**
+ * The fan-out's command: the task last saw `fromVersion` of the artefact, which is now at
+ * `toVersion`. `noticeId` derives from (task, artefact, toVersion) so a repeated fan-out lands on
+ * the same id; `nodes` and `summary` describe the whole span.
+ */
+export type NoticeArtifactChange = {
+  type: 'NoticeArtifactChange';
+  noticeId: string;
+  artifactId: string;
+  fromVersion: number;
+  toVersion: number;
+  by: ArtifactAuthor;
+  nodes: readonly string[];
+  summary: string;
+};
 
 export type TaskCommand =
   | CreateTask

@@ -219,9 +219,13 @@ const command: fc.Arbitrary<TaskCommand> = fc.oneof(
     1,
     cmd<NoticeArtifactChange>({
       type: fc.constant('NoticeArtifactChange'),
+      noticeId: fc.constantFrom(ids.item1, ids.item2),
       artifactId: fc.constant(ids.item3),
-      version: fc.integer({ min: 1, max: 3 }),
-      by: actor,
+      fromVersion: fc.integer({ min: 0, max: 2 }),
+      toVersion: fc.integer({ min: 3, max: 5 }),
+      by: fc.constant({ kind: 'person' as const, userId: 'u1' }),
+      nodes: fc.subarray(['n1', 'n2']),
+      summary: fc.constantFrom('', 'node n1 params'),
     }),
   ),
 );

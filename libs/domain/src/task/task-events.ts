@@ -27,6 +27,8 @@ export const taskEventTypes = [
   'TaskCompleted',
   'TaskArchived',
   'ArtifactChangeNoticed',
+  'ArtifactChangeNoticeWidened',
+  'ArtifactChangeNoticesConsumed',
 ] as const;
 
 export type TaskEventType = (typeof taskEventTypes)[number];

@@ -46,6 +46,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     checklist: [],
     budgets: [],
     artifacts: {},
+    notices: {},
     summary: null,
     mergedInto: null,
     mergedFrom: [],
@@ -203,8 +204,37 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       const mergedInto = archived.mergedInto ?? event.data.mergedInto ?? null;
       return mergedInto === archived.mergedInto ? archived : { ...archived, mergedInto };
     }
-    case 'ArtifactChangeNoticed':
-      return { ...task, artifacts: { ...task.artifacts, [event.data.artifactId]: event.data.version } };
+    case 'ArtifactChangeNoticed': {
+      const { noticeId, artifactId, fromVersion, toVersion, by, nodes, summary } = event.data;
+      if (task.notices[noticeId]) return task;
+      const notice = { noticeId, artifactId, fromVersion, toVersion, by, nodes, summary, consumedBy: null };
+      return {
+        ...task,
+        artifacts: { ...task.artifacts, [artifactId]: Math.max(task.artifacts[artifactId] ?? 0, toVersion) },
+        notices: { ...task.notices, [noticeId]: notice },
+      };
+    }
+    case 'ArtifactChangeNoticeWidened': {
+      const notice = task.notices[event.data.noticeId];
+      if (!notice) return task;
+      const { toVersion, by, nodes, summary } = event.data;
+      const widened = { ...notice, toVersion: Math.max(notice.toVersion, toVersion), by, nodes, summary };
+      const artifactId = notice.artifactId;
+      return {
+        ...task,
+        artifacts: { ...task.artifacts, [artifactId]: Math.max(task.artifacts[artifactId] ?? 0, widened.toVersion) },
+        notices: { ...task.notices, [notice.noticeId]: widened },
+      };
+    }
+    case 'ArtifactChangeNoticesConsumed': {
+      const { turnId, step, noticeIds } = event.data;
+      const notices = { ...task.notices };
+      for (const id of noticeIds) {
+        const notice = notices[id];
+        if (notice && notice.consumedBy === null) notices[id] = { ...notice, consumedBy: { turnId, step } };
+      }
+      return { ...task, notices };
+    }
     default:
       return assertNever(event, 'task event');
   }

@@ -1,5 +1,6 @@
 import {
   claimKey,
+  type ChangeNotice,
   type FinalTask,
   type InboxClaim,
   type InboxItem,
@@ -61,3 +62,15 @@ export const isFinal = (state: TaskState): state is FinalTask =>
   state.status === 'stopped' || state.status === 'completed' || state.status === 'archived';
 
 export const activeTurnOf = (state: TaskState): string | null => (state.status === 'none' ? null : state.activeTurnId);
+
+/** Change notices no step was shown yet (at most one per artefact), oldest first. */
+export function openNotices(state: TaskState): ChangeNotice[] {
+  if (state.status === 'none') return [];
+  return Object.values(state.notices).filter((n) => n.consumedBy === null);
+}
+
+/** The notices a step of a turn consumed (shown in that step's context). */
+export function noticesConsumedAt(state: TaskState, turnId: string, step: number): ChangeNotice[] {
+  if (state.status === 'none') return [];
+  return Object.values(state.notices).filter((n) => n.consumedBy?.turnId === turnId && n.consumedBy.step === step);
+}

@@ -89,13 +89,31 @@ export interface TaskBase {
   brief: { version: number; text: string } | null;
   checklist: readonly ChecklistItem[];
   budgets: readonly EventDataMap['PlanBudgetApproved'][];
+  /** Per artefact: the highest version any change notice of this task reached. */
   artifacts: Readonly<Record<string, number>>;
+  /** Change notices by notice id; at most one open per artefact (see decide-plan.ts). */
+  notices: Readonly<Record<string, ChangeNotice>>;
   /** The runtime's routing summary (latest TaskSummaryUpdated), null until the first one. */
   summary: string | null;
   /** The task this one was merged into (TasksMerged as source / TaskArchived.mergedInto). */
   mergedInto: string | null;
   /** Tasks merged into this one (TasksMerged as target), so accepting a merge twice is a no-op. */
   mergedFrom: readonly string[];
+}
+
+/**
+ * One change notice: open until a step is shown it (`consumedBy`), widened while open. A step's
+ * consumption is keyed by turn + step, like its claim.
+ */
+export interface ChangeNotice {
+  noticeId: string;
+  artifactId: string;
+  fromVersion: number;
+  toVersion: number;
+  by: EventDataMap['ArtifactChangeNoticed']['by'];
+  nodes: readonly string[];
+  summary: string;
+  consumedBy: { turnId: string; step: number } | null;
 }
 
 export type TurnCloseOutcome = EventDataMap['TurnClosed']['outcome'];

@@ -22,9 +22,12 @@ export type RoutingIndexDocument = ProjectionDocument &
   };
 
 const fromTask = { owner: 'stream', category: 'task' } as const;
+// A notice's widening and consumption change nothing routing reads (the artefact ref came with
+// the notice itself), so they are not handled: no rewrite of the document per person edit.
+const notRouting: ReadonlySet<string> = new Set(['ArtifactChangeNoticeWidened', 'ArtifactChangeNoticesConsumed']);
 const handled: readonly KnownEventType[] = [
   ...new Set<KnownEventType>([...taskEventTypes, 'TaskSummaryUpdated', 'TasksMerged', 'TaskArchived']),
-];
+].filter((t) => !notRouting.has(t));
 
 export function blankRoutingDocument(id: string, event: KnownEvent): RoutingIndexDocument {
   return {
@@ -48,9 +51,14 @@ export function blankRoutingDocument(id: string, event: KnownEvent): RoutingInde
   };
 }
 
-/** Every task event is activity; the lifecycle ones also move the status. */
+/**
+ * Every task event is activity, except a change notice (someone else edited an artefact the task
+ * read: the task did nothing, and recency must not follow a person's edits); the lifecycle ones
+ * also move the status.
+ */
 export function evolveRoutingDocument(doc: RoutingIndexDocument, event: KnownEvent): RoutingIndexDocument {
-  const next = { ...doc, lastActiveAt: maxTime(doc.lastActiveAt, event.metadata.occurredAt) };
+  const active = event.type !== 'ArtifactChangeNoticed';
+  const next = active ? { ...doc, lastActiveAt: maxTime(doc.lastActiveAt, event.metadata.occurredAt) } : { ...doc };
   switch (event.type) {
     case 'TaskCreated':
       return {

@@ -80,6 +80,33 @@ describe('routing_index projection and its search index feed', () => {
     expect(await search.searchText('ws1', 'palette', { limit: 5 })).toEqual([expect.objectContaining({ id: a })]);
   });
 
+  it('a change notice records the artefact ref but is not activity: a person editing an artefact does not make its readers recent', async () => {
+    const a = randomUUID();
+    const b = randomUUID();
+    const artifactId = randomUUID();
+    await append(a, created(a, 'poster one'));
+    await append(b, created(b, 'poster two'));
+    const before = (await index.get('ws1', [a]))[0]!.lastActiveAt;
+    const noticeId = randomUUID();
+    const by = { kind: 'person', userId: 'u1' };
+    await append(
+      a,
+      event('ArtifactChangeNoticed', {
+        noticeId,
+        artifactId,
+        fromVersion: 1,
+        toVersion: 2,
+        by,
+        nodes: [],
+        summary: '',
+      }),
+      event('ArtifactChangeNoticeWidened', { noticeId, toVersion: 3, by, nodes: [], summary: '' }),
+    );
+    const [doc] = await index.get('ws1', [a]);
+    expect(doc).toMatchObject({ artifactRefs: [artifactId], lastActiveAt: before });
+    expect((await index.recent('ws1', 2)).map((d) => d.taskId)).toEqual([b, a]);
+  });
+
   it('archived and merged tasks leave the search index and the recent list, and stay out of it', async () => {
     const a = randomUUID();
     const b = randomUUID();

@@ -2,14 +2,16 @@ import {
   existingTask,
   existingTurn,
   fold,
+  noticesConsumedAt,
   taskDecider,
   turnDecider,
   type ExistingTurn,
+  type TaskEvent,
   type TurnEvent,
 } from '@lomo/domain';
 import type { BlobRef, BlobStore } from '@lomo/blobs';
 import { createHash } from 'node:crypto';
-import { ITEM, callOf, created, leased, started, step } from '../process/plan-turn.fixtures';
+import { ITEM, TURN, callOf, created, leased, started, step } from '../process/plan-turn.fixtures';
 import { ContextBuilder } from './context-builder';
 import { PromptArchive } from './prompt-archive';
 import { SYSTEM_RULES } from './system-rules';
@@ -41,6 +43,42 @@ describe('ContextBuilder', () => {
       { role: 'tool', toolCallId: callOf(1, 0), content: '{"ok":true,"result":{"n":1}}' },
     ]);
     expect(prompt.tools).toBe(tools);
+  });
+
+  it('shows the change notices a step consumed as "Workspace changes since you last looked", before its messages, and keeps them on later steps', () => {
+    const artifactId = '00000000-0000-4000-8000-0000000000aa';
+    const noticeId = '00000000-0000-4000-8000-0000000000ab';
+    const withNotice = existingTask(
+      fold(taskDecider, [
+        ...created,
+        {
+          type: 'ArtifactChangeNoticed',
+          data: {
+            noticeId,
+            artifactId,
+            fromVersion: 3,
+            toVersion: 4,
+            by: { kind: 'person', userId: 'u1' },
+            nodes: ['A', 'B'],
+            summary: '2 snippets, +40 −12 chars',
+          },
+        },
+        { type: 'ArtifactChangeNoticesConsumed', data: { turnId: TURN, step: 1, noticeIds: [noticeId] } },
+      ] satisfies TaskEvent[]),
+    );
+    const notices = noticesConsumedAt(withNotice, TURN, 1);
+    const builder = new ContextBuilder(8);
+    const first = builder.build({ task: withNotice, turn: turnWith(0), step: 1, claimed: [], notices, tools });
+    const line = `- artifact ${artifactId} v3→v4 (nodes A, B; 2 snippets, +40 −12 chars; by the person u1)`;
+    expect(first.messages.at(-1)).toEqual({
+      role: 'system',
+      content: expect.stringContaining('Workspace changes since you last looked'),
+    });
+    expect(first.messages.at(-1)?.content).toContain(line);
+    // Step 2 renders step 1 as history, the notice included, so its prompt extends step 1's.
+    const second = builder.build({ task: withNotice, turn: turnWith(1), step: 2, claimed: [], tools });
+    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
+    expect(second.messages.filter((m) => String(m.content).includes(line))).toHaveLength(1);
   });
 
   it('renders only the last steps of a long turn, so a prompt does not grow with the turn', () => {

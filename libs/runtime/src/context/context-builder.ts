@@ -1,4 +1,10 @@
-import type { ExistingTask, ExistingTurn, InboxItem } from '@lomo/domain';
+import {
+  noticesConsumedAt,
+  type ChangeNotice,
+  type ExistingTask,
+  type ExistingTurn,
+  type InboxItem,
+} from '@lomo/domain';
 import type { ChatMessage, ToolSpec } from '@lomo/llm';
 import { renderCallOutcome } from './render-call-outcome';
 import { SYSTEM_RULES } from './system-rules';
@@ -10,6 +16,8 @@ export interface ContextInput {
   step: number;
   /** Items this step claimed, in claim order. */
   claimed: readonly InboxItem[];
+  /** Change notices this step consumed with its claim (someone else wrote an artefact the task saw). */
+  notices?: readonly ChangeNotice[];
   tools: readonly ToolSpec[];
 }
 
@@ -33,6 +41,10 @@ export class ContextBuilder {
     const first = Math.max(1, input.step - this.historySteps);
     messages.push({ role: 'system', content: describeTask(input.task, first - 1) });
     for (let s = first; s < input.step; s += 1) this.renderStep(input, s, messages);
+    // After the history and before the new messages: the task's goal stays a stable prefix, and
+    // the agent reads what moved under it before what the person says now.
+    if (input.notices !== undefined && input.notices.length > 0)
+      messages.push({ role: 'system', content: describeNotices(input.notices) });
     for (const item of input.claimed) messages.push({ role: 'user', content: item.text });
     return { messages, tools: input.tools };
   }
@@ -40,6 +52,10 @@ export class ContextBuilder {
   private renderStep({ task, turn }: ContextInput, step: number, out: ChatMessage[]): void {
     const committed = turn.steps[step - 1];
     if (committed === undefined) return;
+    // The notices an earlier step was shown stay where they were, so each step's prompt extends
+    // the previous one (prompt caching) and the model sees what it was told.
+    const shown = noticesConsumedAt(task, turn.turnId, step);
+    if (shown.length > 0) out.push({ role: 'system', content: describeNotices(shown) });
     for (const itemId of committed.consumedItemIds) {
       const item = task.inbox[itemId];
       if (item !== undefined) out.push({ role: 'user', content: item.text });
@@ -65,4 +81,31 @@ function describeTask(task: ExistingTask, omittedSteps: number): string {
   }
   if (omittedSteps > 0) lines.push(`(${omittedSteps} earlier step(s) of this turn are not shown.)`);
   return lines.join('\n');
+}
+
+/**
+ * "Workspace changes since you last looked": one line per artefact with its version span, the
+ * nodes and the summary of what changed. The content itself is not inlined: the agent re-reads
+ * the artefact on demand (document.read / flow.read), so a large edit costs a line here.
+ */
+export function describeNotices(notices: readonly ChangeNotice[]): string {
+  const lines = ['Workspace changes since you last looked (re-read an artefact before editing it):'];
+  for (const n of notices) {
+    const details = [n.nodes.length > 0 ? `nodes ${n.nodes.join(', ')}` : '', n.summary, authorOf(n.by)].filter(
+      (d) => d !== '',
+    );
+    lines.push(`- artifact ${n.artifactId} v${n.fromVersion}→v${n.toVersion} (${details.join('; ')})`);
+  }
+  return lines.join('\n');
+}
+
+function authorOf(by: ChangeNotice['by']): string {
+  switch (by.kind) {
+    case 'person':
+      return `by the person ${by.userId}`;
+    case 'agent':
+      return `by task ${by.taskId}`;
+    case 'generation':
+      return `by generation job ${by.jobId}`;
+  }
 }

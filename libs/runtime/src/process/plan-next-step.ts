@@ -1,4 +1,4 @@
-import { claimFor, taskDecider, unclaimedItems, type ExistingTurn } from '@lomo/domain';
+import { claimFor, noticesConsumedAt, openNotices, taskDecider, unclaimedItems, type ExistingTurn } from '@lomo/domain';
 import { decideAll } from '@lomo/command-handling';
 import type { PlanView } from './plan-view';
 import { turnAppend } from './turn-append';
@@ -11,6 +11,8 @@ const MAX_SUMMARY = 20_000;
  * At a step boundary the runtime, not the model, decides: a step without tool calls ends the
  * turn unless a message is still unread; the step limit fails a runaway turn; otherwise the next
  * step claims what is in the inbox (or reuses its standing claim) and asks the model.
+ * Open change notices never keep a turn going or wake one (DESIGN.md issue 14): they only ride
+ * along with a step that runs anyway, consumed in the claim's append so the step shows them.
  */
 export function planNextStep(view: PlanView, turn: ExistingTurn): RuntimeOutput {
   const last = turn.steps.at(-1);
@@ -41,7 +43,9 @@ export function planNextStep(view: PlanView, turn: ExistingTurn): RuntimeOutput 
       },
     ]);
   }
-  if (standing === undefined && unread > 0) {
+  const unshownNotices =
+    openNotices(view.task).length > 0 && noticesConsumedAt(view.task, view.turnId, step).length === 0;
+  if ((standing === undefined && unread > 0) || unshownNotices) {
     return {
       kind: 'append',
       stream: 'task',

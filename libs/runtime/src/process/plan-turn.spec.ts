@@ -86,6 +86,45 @@ describe('planTurn: the coordinating decider', () => {
       });
     });
 
+    it('a step with open change notices consumes them in its claim; open notices alone never keep a finished turn going', () => {
+      const noticeId = '00000000-0000-4000-8000-0000000000ab';
+      const noticed = {
+        type: 'ArtifactChangeNoticed' as const,
+        data: {
+          noticeId,
+          artifactId: '00000000-0000-4000-8000-0000000000aa',
+          fromVersion: 1,
+          toVersion: 2,
+          by: { kind: 'person' as const, userId: 'u1' },
+          nodes: [],
+          summary: '',
+        },
+      };
+      const consumed = {
+        type: 'ArtifactChangeNoticesConsumed' as const,
+        data: { turnId: TURN, step: 2, noticeIds: [noticeId] },
+      };
+      const afterCall = [...started, leased(), step(1, [{ tool: 'notes.list' }], [ITEM])];
+      afterCall.push(
+        {
+          type: 'ToolCallStarted',
+          data: { callId: callOf(1, 0), tool: 'notes.list', idempotencyKey: callOf(1, 0), attempt: 1 },
+        },
+        { type: 'ToolCallCompleted', data: { callId: callOf(1, 0), status: 'ok', result: [] } },
+      );
+      expect(planTurn(viewOf([...created, claimed, noticed], afterCall))).toMatchObject({
+        intent: 'claim',
+        events: [consumed],
+      });
+      expect(planTurn(viewOf([...created, claimed, noticed, consumed], afterCall))).toEqual({
+        kind: 'callModel',
+        step: 2,
+        claimedItemIds: [],
+      });
+      const finished = [...started, leased(), step(1, [], [ITEM])];
+      expect(planTurn(viewOf([...created, claimed, noticed], finished))).toMatchObject({ intent: 'complete' });
+    });
+
     it('fails a turn that reached its step limit instead of asking the model again', () => {
       const turn = [...started, leased(), step(1, [{ tool: 'notes.list' }])];
       turn.push({

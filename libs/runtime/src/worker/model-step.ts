@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { existingTask, existingTurn, type InboxItem, type WakeReason } from '@lomo/domain';
+import { existingTask, existingTurn, noticesConsumedAt, type InboxItem, type WakeReason } from '@lomo/domain';
 import type { CompletionResult } from '@lomo/llm';
 import type { ContextBuilder } from '../context/context-builder';
 import type { PromptArchive } from '../context/prompt-archive';
@@ -40,7 +40,8 @@ export class ModelStep {
     const task = existingTask(session.task.state);
     const turn = existingTurn(session.turn.state);
     const claimed = claimedItemIds.flatMap((id): InboxItem[] => (task.inbox[id] ? [task.inbox[id]] : []));
-    const prompt = this.context.build({ task, turn, step, claimed, tools: deps.tools.specs(allDomains) });
+    const notices = noticesConsumedAt(task, session.turnId, step);
+    const prompt = this.context.build({ task, turn, step, claimed, notices, tools: deps.tools.specs(allDomains) });
     // Archived while the model thinks; awaited before the commit that references it.
     const promptRef = this.archive.store(prompt);
     promptRef.catch(() => undefined);

@@ -35,14 +35,23 @@ function taskDocumentIds(
  * Tasks, listed by `tasks(status, kind, first, after)`: scoped by workspace, newest activity
  * first. Each index ends with `_id` (added by the store), the sort's tie-breaker.
  */
+const changeNoticeEvents: ReadonlySet<string> = new Set([
+  'ArtifactChangeNoticed',
+  'ArtifactChangeNoticeWidened',
+  'ArtifactChangeNoticesConsumed',
+]);
+
 export const tasksProjection: ProjectionDefinition<TaskDocument> = {
   name: 'tasks',
   // 2: summary, mergedInto and moved items.
   version: 2,
   categories: ['task', 'turn'],
-  // Every task event is activity. Of a turn, its lifecycle and its steps: tool calls and lease
-  // renewals would rewrite (and re-announce) the task once per call without changing its counts.
-  handles: [...taskEventTypes, ...turnActivityEvents],
+  // Every task event is activity, except change notices: someone else edited an artefact the task
+  // read, and a person dragging nodes must not make every reading task "recently active" (nor
+  // rewrite 100 task documents per edit). The workspace projection shows notices. Of a turn, its
+  // lifecycle and its steps: tool calls and lease renewals would rewrite (and re-announce) the
+  // task once per call without changing its counts. (No version bump: no log holds a notice yet.)
+  handles: [...taskEventTypes.filter((t) => !changeNoticeEvents.has(t)), ...turnActivityEvents],
   indexes: [
     { fields: { workspaceId: 1, lastActivityAt: -1 } },
     { fields: { workspaceId: 1, status: 1, lastActivityAt: -1 } },
