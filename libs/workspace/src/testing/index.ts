@@ -1,1 +1,2 @@
-export {};
+// Test support for @lomo/workspace: in-memory fakes of its ports (never in the production barrel).
+export { FakeWorkspace, type FakeWorkspaceOptions, type FakeWorkspaceCall } from './fake-workspace';
