@@ -77,12 +77,15 @@ function decide(request: CompletionRequest): Decision {
   const callId = `offline_${messages.length}_0`;
   if (typeof toolChoice !== 'object') {
     const language = detectLanguage(userText) ?? declaredLanguage(systemTexts) ?? 'en';
+    const deleting = intent === 'delete' ? pickTool(usable, 'delete', userText) : undefined;
     const storyboard = storyboardStep({
       messages,
       tools: usable,
       userIndex,
       userText,
       storyboardAsked: intent === 'storyboard',
+      artifactDeleteAsked: deleting?.name === 'artifact.delete',
+      deleteSubject: intent === 'delete' ? payloadOf(userText, 'delete') : '',
       subject: intent === 'storyboard' ? payloadOf(userText, 'storyboard') : userText.trim(),
       chinese: language.startsWith('zh'),
       callId,

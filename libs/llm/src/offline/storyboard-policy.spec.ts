@@ -16,6 +16,7 @@ const TOOLS: ToolSpec[] = [
   spec('document.edit', 'Edit parts of a document'),
   spec('flow.create', 'Create a new flow in the workspace'),
   spec('artifact.delete', 'Delete an artefact of the workspace for good'),
+  spec('asset.search', "Search the workspace's artefacts by words"),
 ];
 const DOC = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 
@@ -160,6 +161,22 @@ describe('the offline model uses the document and flow tools for a storyboard re
     );
     expect(result.toolCalls).toEqual([]);
     expect(result.text).toContain('document');
+  });
+
+  it('deletes an artefact named by words by searching for it first, then deleting the newest match', async () => {
+    const asked: ChatMessage[] = [{ role: 'user', content: 'delete the storyboard' }];
+    const search = onlyCall(await complete(asked));
+    expect(search).toMatchObject({ name: 'asset.search', args: { text: 'storyboard' } });
+    const older = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
+    const found = (artifacts: unknown[]) => [
+      ...asked,
+      assistantCall(search.id, search.name, search.args),
+      toolOk(search.id, { artifacts, hasNextPage: false, endCursor: null }),
+    ];
+    const del = onlyCall(await complete(found([{ artifactId: older }, { artifactId: DOC }])));
+    expect(del).toMatchObject({ name: 'artifact.delete', args: { artifactId: DOC } });
+    // Nothing found: it says so rather than deleting anything.
+    expect((await complete(found([]))).toolCalls).toEqual([]);
   });
 
   it('picks notes.delete for “delete the note …” even beside artifact.delete', async () => {

@@ -12,6 +12,8 @@ export const STORYBOARD_TOOLS = {
   read: 'document.read',
   edit: 'document.edit',
   flow: 'flow.create',
+  search: 'asset.search',
+  delete: 'artifact.delete',
 } as const;
 
 const CONFLICT = 'ARTIFACT_VERSION_CONFLICT';
@@ -19,6 +21,12 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** How a change notice reads in a step's context (ArtifactChangeNoticed, rendered by the runtime). */
 const NOTICE =
   /ArtifactChangeNoticed|change notice|changed since|(?:was|were|has been) (?:changed|edited)|已(?:被)?(?:修改|更改|编辑)/i;
+const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+/** Articles and demonstratives are no search words ("delete the storyboard" searches "storyboard"). */
+const FILLER_WORDS =
+  /(?<!\p{L})(?:the|a|an|my|our|this|that|these|those|le|la|les|un|une|der|die|das|den|el|los|las|una|mon|ma|mes|mein\p{L}*)(?!\p{L})|这个|那个|我的/giu;
+const searchWords = (subject: string) =>
+  subject.replace(FILLER_WORDS, ' ').replace(/\s+/g, ' ').trim() || subject.trim();
 const FLOW_WORDS = /(?<!\p{L})(?:flows?|workflows?|nodes?|graph)(?!\p{L})|流程|节点|節點|工作流/iu;
 
 interface Call {
@@ -80,6 +88,10 @@ export interface StoryboardInput {
   userIndex: number;
   userText: string;
   storyboardAsked: boolean;
+  /** A delete for which the generic rules would call artifact.delete. */
+  artifactDeleteAsked: boolean;
+  /** What a delete names, for asset.search (the request without its keyword). */
+  deleteSubject: string;
   /** What the storyboard is about: the request without its keyword. */
   subject: string;
   chinese: boolean;
@@ -111,6 +123,18 @@ export function storyboardStep(input: StoryboardInput): Step {
 
   const since = results.filter((r) => r.index > input.userIndex);
   const latest = since.at(-1);
+  // 0. Deleting an artefact named by words only: find it first, then delete the newest match
+  //    (a new turn's context does not hold the ids earlier turns saw).
+  if (input.artifactDeleteAsked && offered(STORYBOARD_TOOLS.search) && !UUID_IN.test(input.userText)) {
+    if (latest === undefined) return call(STORYBOARD_TOOLS.search, { text: searchWords(input.deleteSubject) });
+    const found = latest.call?.name === STORYBOARD_TOOLS.search ? latest.outcome.result.artifacts : undefined;
+    if (Array.isArray(found) && found.length > 0) {
+      const newest = found.at(-1) as unknown;
+      if (isRecord(newest) && typeof newest.artifactId === 'string') {
+        return call(STORYBOARD_TOOLS.delete, { artifactId: newest.artifactId });
+      }
+    }
+  }
   if (latest !== undefined) {
     const { call: made, outcome } = latest;
     // 2. A write refused because the document moved on: re-read it.
