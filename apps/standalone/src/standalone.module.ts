@@ -19,7 +19,17 @@ export class StandaloneModule {
   /** `executor` is for entry files such as the recovery bench's (an effect log on the tools). */
   static register(
     config: LomoConfig,
-    options: PlatformOptions & { executor?: ExecutorModuleOptions; router?: RouterModuleOptions } = {},
+    options: PlatformOptions & {
+      executor?: ExecutorModuleOptions;
+      router?: RouterModuleOptions;
+      /**
+       * The module binding the workspace's ports (ARTIFACT_COMMANDS, ARTIFACT_READER,
+       * WORKSPACE_READ_MODEL): one instance shared by the executor's tools and the API's artefact
+       * slice. Without it the agent has no workspace tools and the API's artefact operations
+       * answer WORKSPACE_UNAVAILABLE.
+       */
+      workspace?: DynamicModule;
+    } = {},
   ): DynamicModule {
     // One projector instance: the API reads through it (read models, consistency tokens).
     const projector = ProjectorModule.register(config);
@@ -33,10 +43,10 @@ export class StandaloneModule {
         // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API, the tools and the executor.
         WorkspaceModule.register(),
         RouterModule.register({ readSide: projector, ...options.router }),
-        ExecutorModule.register(options.executor),
+        ExecutorModule.register({ ...options.executor, workspace: options.executor?.workspace ?? options.workspace }),
         projector,
         notifier,
-        ApiModule.register(config, { readSide: projector, webhooks: notifier }),
+        ApiModule.register(config, { readSide: projector, webhooks: notifier, workspace: options.workspace }),
       ],
     };
   }

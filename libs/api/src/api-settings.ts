@@ -6,6 +6,8 @@ export interface ApiSettings {
   maxBodyBytes: number;
   /** Operations per batched HTTP request. */
   maxBatch: number;
+  /** Largest media upload (POST /media), LOMO_MEDIA_MAX_BYTES. */
+  mediaMaxBytes: number;
   maxDepth: number;
   /** Static cost: every selected field counts once per item its enclosing pages may return. */
   maxCost: number;
@@ -43,6 +45,7 @@ type ApiConfig = Pick<
   | 'LOMO_AUTH_SQLITE_PATH'
   | 'LOMO_API_MAX_BODY_BYTES'
   | 'LOMO_API_MAX_BATCH'
+  | 'LOMO_MEDIA_MAX_BYTES'
   | 'LOMO_API_MAX_DEPTH'
   | 'LOMO_API_MAX_COST'
   | 'LOMO_API_RATE_LIMIT_BURST'
@@ -68,6 +71,7 @@ export function apiSettings(config: ApiConfig): ApiSettings {
     authSqlitePath: config.LOMO_AUTH_SQLITE_PATH,
     maxBodyBytes: config.LOMO_API_MAX_BODY_BYTES,
     maxBatch: config.LOMO_API_MAX_BATCH,
+    mediaMaxBytes: config.LOMO_MEDIA_MAX_BYTES,
     maxDepth: config.LOMO_API_MAX_DEPTH,
     maxCost: config.LOMO_API_MAX_COST,
     maxAliases: config.LOMO_API_MAX_ALIASES,

@@ -26,11 +26,13 @@ import { apiResolvers } from './graphql/api-resolvers';
 import { GRAPHQL_PATH, graphqlOptions } from './graphql/graphql-options';
 import { graphqlBodyErrorHandler } from './http/body-error.handler';
 import { GraphqlGateMiddleware } from './http/graphql-gate.middleware';
+import { MediaController } from './http/media.controller';
 import { TokenBucketRateLimiter } from './limits/token-bucket';
 import { MessagesModule, TaskCommandsModule } from '@lomo/application';
 import { liveApiProviders } from './subscriptions/live-api.providers';
 import { subscriptionSettings, type SubscriptionSettings } from './subscriptions/subscription-settings';
 import { StreamOwnership } from './tenancy/stream-ownership';
+import { ApiWorkspace } from './workspace/api-workspace';
 
 export interface ApiModuleOptions {
   /**
@@ -47,6 +49,12 @@ export interface ApiModuleOptions {
    * SQLite file embedded, MONGODB_URL distributed), the old token file migrated at start.
    */
   tokenStore?: ApiTokenStore;
+  /**
+   * A module exporting the workspace's ports (ARTIFACT_COMMANDS, ARTIFACT_READER,
+   * WORKSPACE_READ_MODEL from @lomo/workspace). Without it the schema is the same, and artefact
+   * operations and /media answer WORKSPACE_UNAVAILABLE.
+   */
+  workspace?: DynamicModule;
   /** Limits of graphql-ws subscriptions; defaults from `subscriptionSettings`. */
   subscriptions?: Partial<SubscriptionSettings>;
 }
@@ -70,13 +78,14 @@ export class ApiModule implements NestModule, OnModuleInit {
     const live: SubscriptionSettings = { ...subscriptionSettings(settings), ...options.subscriptions };
     return {
       module: ApiModule,
-      controllers: [ExplorerController],
+      controllers: [ExplorerController, MediaController],
       imports: [
         CqrsModule,
         MessagesModule,
         TaskCommandsModule,
         options.readSide,
         options.webhooks,
+        ...(options.workspace ? [options.workspace] : []),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           inject: [LOGGER],
@@ -101,6 +110,7 @@ export class ApiModule implements NestModule, OnModuleInit {
         },
         ReadAfterWrite,
         StreamOwnership,
+        ApiWorkspace,
         GraphqlGateMiddleware,
         DevTokenBootstrap,
         ApiLifecycle,

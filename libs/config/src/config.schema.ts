@@ -71,6 +71,7 @@ export const configShape = {
   LOMO_AUTH_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(5_000).optional(),
   LOMO_API_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_000_000),
   LOMO_API_MAX_BATCH: positiveInt(100),
+  LOMO_MEDIA_MAX_BYTES: z.coerce.number().int().min(1_024).max(2_000_000_000),
   LOMO_API_MAX_DEPTH: z.coerce.number().int().min(2).max(50),
   LOMO_API_MAX_COST: z.coerce.number().int().min(10).max(10_000_000),
   LOMO_API_RATE_LIMIT_BURST: positiveInt(100_000),
@@ -250,6 +251,11 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
       'How long an API instance trusts a token lookup (0–5000): the bound on a revocation reaching every instance; 0 asks the store on every request',
   },
   LOMO_API_MAX_BODY_BYTES: { default: '100000', meaning: 'Largest HTTP request body the API reads' },
+  LOMO_MEDIA_MAX_BYTES: {
+    default: '26214400',
+    meaning:
+      'Largest media upload the API accepts (POST /media: image, video, audio, 3d); a larger one is refused with 413 and nothing is stored',
+  },
   LOMO_API_MAX_BATCH: {
     default: '10',
     meaning: 'Operations per batched GraphQL request (a larger batch runs nothing)',

@@ -14,6 +14,10 @@ export const ApiErrorCodes = {
   TOO_MANY_TOKENS: 'TOO_MANY_TOKENS',
   BATCH_TOO_LARGE: 'BATCH_TOO_LARGE',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** A media upload of a content type the API does not store (415). */
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  /** The app runs without the shared workspace bound: artefact operations cannot be served. */
+  WORKSPACE_UNAVAILABLE: 'WORKSPACE_UNAVAILABLE',
   BAD_REQUEST: 'BAD_REQUEST',
   INVALID_CONSISTENCY_TOKEN: 'INVALID_CONSISTENCY_TOKEN',
   CONSISTENCY_TIMEOUT: 'CONSISTENCY_TIMEOUT',

@@ -10,3 +10,7 @@ export * from './projection/document-store-workspace-read-model';
 export { ProjectedArtifactBindings } from './projection/projected-artifact-bindings';
 export * from './notices/plan-notices';
 export * from './notices/notice-fanout';
+export * from './artifact-change-notices';
+export { createWorkspaceTools } from './tools/create-workspace-tools';
+export type { WorkspaceToolDeps } from './tools/workspace-tool-deps';
+export { MAX_DOCUMENT_CHARS } from './tools/document-tools';

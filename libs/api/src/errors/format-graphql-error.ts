@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isLomoError, type LomoError, ApiError, ApiErrorCodes } from '@lomo/contracts';
 import { DomainError, MainLineErrors, TaskErrors } from '@lomo/domain';
 import type { Logger } from '@lomo/observability';
+import { ArtifactRefusedError } from '@lomo/workspace';
 
 /** Refusals whose `details` are meant for the client (the rest may name internals). */
 const CLIENT_DETAIL_CODES = new Set<string>([
@@ -18,7 +19,24 @@ const NOT_FOUND_CODES = new Set<string>([
   MainLineErrors.CARD_NOT_FOUND,
   'WEBHOOK_NOT_FOUND',
   'DEAD_LETTER_NOT_FOUND',
+  // An artefact of another workspace reads as one that does not exist.
+  'ARTIFACT_NOT_FOUND',
 ]);
+
+/**
+ * What a refused artefact write tells the client, so the person's editor can re-read and offer
+ * a merge: the current version and what changed since the base. Ids and versions only, no text.
+ */
+function refusalDetails(error: ArtifactRefusedError): Record<string, unknown> {
+  const { artifactId, currentVersion, changedNodes, failedEdits, currentStructureVersion } = error.details;
+  return {
+    artifactId,
+    ...(currentVersion !== undefined ? { currentVersion } : {}),
+    ...(changedNodes !== undefined ? { changedNodes } : {}),
+    ...(failedEdits !== undefined ? { failedEdits } : {}),
+    ...(currentStructureVersion !== undefined ? { currentStructureVersion } : {}),
+  };
+}
 
 /** Codes graphql-js and Apollo give requests they refuse before execution; kept as they are. */
 const REQUEST_ERROR_CODES = new Set([
@@ -52,7 +70,12 @@ function originalOf(error: unknown): unknown {
 
 function typed(formatted: GraphQLFormattedError, error: LomoError | DomainError, expose: boolean) {
   const code = NOT_FOUND_CODES.has(error.code) ? ApiErrorCodes.NOT_FOUND : error.code;
-  const details = isLomoError(error) && CLIENT_DETAIL_CODES.has(error.code) ? error.details : {};
+  const details =
+    isLomoError(error) && CLIENT_DETAIL_CODES.has(error.code)
+      ? error.details
+      : error instanceof ArtifactRefusedError && code !== ApiErrorCodes.NOT_FOUND
+        ? refusalDetails(error)
+        : {};
   const stack = expose && error.stack ? { stacktrace: error.stack.split('\n') } : {};
   return {
     message: error.message,

@@ -1,4 +1,6 @@
 import { liveResolvers } from '../subscriptions/live-api.providers';
+import { ArtifactMutationsResolver } from './resolvers/artifact-mutations.resolver';
+import { ArtifactsResolver } from './resolvers/artifacts.resolver';
 import { CorrectionMutationsResolver } from './resolvers/correction-mutations.resolver';
 import { EventsResolver } from './resolvers/events.resolver';
 import { MainLineResolver } from './resolvers/main-line.resolver';
@@ -20,5 +22,7 @@ export const apiResolvers = [
   TaskMutationsResolver,
   CorrectionMutationsResolver,
   WebhooksResolver,
+  ArtifactsResolver,
+  ArtifactMutationsResolver,
   ...liveResolvers,
 ] as const;

@@ -1,8 +1,10 @@
 import type { Provider } from '@nestjs/common';
 import { EventFeeds } from './feed/event-feeds';
 import { StoreTail } from './feed/store-tail';
+import { ArtifactChangedResolver } from './graphql/artifact-changed.resolver';
 import { EventFeedResolver } from './graphql/event-feed.resolver';
 import { LiveUpdatesResolver } from './graphql/live-updates.resolver';
+import { ArtifactUpdates } from './live/artifact-updates';
 import { ChangeNoticeFanout } from './live/change-notice-fanout';
 import { MainLineUpdates } from './live/main-line-updates';
 import { TaskUpdates } from './live/task-updates';
@@ -10,7 +12,7 @@ import { SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from './subscription
 import { GraphqlWsServer } from './ws/graphql-ws-server';
 
 /** The subscription resolvers, for the module and for the generated schema file. */
-export const liveResolvers = [LiveUpdatesResolver, EventFeedResolver] as const;
+export const liveResolvers = [LiveUpdatesResolver, EventFeedResolver, ArtifactChangedResolver] as const;
 
 /** What ApiModule adds for the live API (graphql-ws on /graphql). */
 export function liveApiProviders(settings: SubscriptionSettings): Provider[] {
@@ -19,6 +21,7 @@ export function liveApiProviders(settings: SubscriptionSettings): Provider[] {
     ChangeNoticeFanout,
     StoreTail,
     TaskUpdates,
+    ArtifactUpdates,
     MainLineUpdates,
     EventFeeds,
     GraphqlWsServer,

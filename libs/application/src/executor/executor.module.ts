@@ -19,6 +19,14 @@ import {
   type Scheduler,
 } from '@lomo/runtime';
 import { TOOL_REGISTRY, type ToolDecorator, type ToolRegistry } from '@lomo/tools';
+import {
+  ARTIFACT_COMMANDS,
+  ARTIFACT_READER,
+  WORKSPACE_READ_MODEL,
+  type ArtifactCommands,
+  type ArtifactReader,
+  type WorkspaceReadModel,
+} from '@lomo/workspace';
 import { ExecutorIdentity } from './executor-identity';
 import { ExecutorLifecycle } from './executor-lifecycle';
 import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
@@ -34,6 +42,12 @@ export interface ExecutorModuleOptions {
   faults?: FaultInjector;
   /** Wraps every starter tool; the drills' entry files record each real effect with it. */
   decorateTools?: ToolDecorator;
+  /**
+   * A module exporting the workspace's ports (ARTIFACT_COMMANDS, ARTIFACT_READER,
+   * WORKSPACE_READ_MODEL from @lomo/workspace): the document, flow and asset tools are registered
+   * only when all three are bound, here or by a global module.
+   */
+  workspace?: DynamicModule;
 }
 
 /**
@@ -46,7 +60,7 @@ export class ExecutorModule {
   static register(options: ExecutorModuleOptions = {}): DynamicModule {
     return {
       module: ExecutorModule,
-      imports: [CqrsModule, TaskCommandsModule],
+      imports: [CqrsModule, TaskCommandsModule, ...(options.workspace ? [options.workspace] : [])],
       providers: [
         {
           provide: RUNTIME_OPTIONS,
@@ -75,8 +89,26 @@ export class ExecutorModule {
             blobs: BlobStore,
             clock: Clock,
             logger: Logger,
-          ) => createStarterToolSet(config, store, bus, blobs, clock, logger, options.decorateTools),
-          inject: [LOMO_CONFIG, EVENT_STORE, EVENT_BUS, BLOB_STORE, CLOCK, LOGGER],
+            commands?: ArtifactCommands,
+            reader?: ArtifactReader,
+            readModel?: WorkspaceReadModel,
+          ) =>
+            createStarterToolSet(config, store, bus, blobs, clock, logger, options.decorateTools, {
+              commands,
+              reader,
+              readModel,
+            }),
+          inject: [
+            LOMO_CONFIG,
+            EVENT_STORE,
+            EVENT_BUS,
+            BLOB_STORE,
+            CLOCK,
+            LOGGER,
+            { token: ARTIFACT_COMMANDS, optional: true },
+            { token: ARTIFACT_READER, optional: true },
+            { token: WORKSPACE_READ_MODEL, optional: true },
+          ],
         },
         { provide: TOOL_REGISTRY, useFactory: (tools: StarterTools) => tools.registry, inject: [STARTER_TOOLS] },
         {

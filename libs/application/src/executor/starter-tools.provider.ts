@@ -18,6 +18,20 @@ import {
   type NotesStore,
   type ToolDecorator,
 } from '@lomo/tools';
+import { checkpointIdFor } from '@lomo/runtime';
+import {
+  createWorkspaceTools,
+  type ArtifactCommands,
+  type ArtifactReader,
+  type WorkspaceReadModel,
+} from '@lomo/workspace';
+
+/** The workspace's ports, when the app binds them (ARTIFACT_COMMANDS, ARTIFACT_READER, WORKSPACE_READ_MODEL). */
+export interface WorkspacePorts {
+  commands?: ArtifactCommands;
+  reader?: ArtifactReader;
+  readModel?: WorkspaceReadModel;
+}
 
 /** The starter tools and what they stand on; the executor owns their lifecycle in embedded mode. */
 export interface StarterTools {
@@ -34,6 +48,7 @@ export function createStarterToolSet(
   clock: Clock,
   logger: Logger,
   decorate?: ToolDecorator,
+  workspace: WorkspacePorts = {},
 ): StarterTools {
   // LOMO_TOOLS_STORE (libs/config/src/load-config.ts): MongoDB when executors share no disk.
   let client: MongoClient | undefined;
@@ -66,6 +81,13 @@ export function createStarterToolSet(
       ),
   });
   const registry = new ToolRegistry(createStarterTools({ notes, history: store, exports, decorate }));
+  // The document, flow and asset tools only where the workspace is bound: without its ports
+  // they could only fail, and a model offered tools that always fail wastes its steps.
+  const { commands, reader, readModel } = workspace;
+  if (commands !== undefined && reader !== undefined && readModel !== undefined) {
+    const tools = createWorkspaceTools({ commands, reader, readModel, checkpointIdFor });
+    for (const tool of tools) registry.register(decorate ? decorate(tool, {}) : tool);
+  }
   return {
     registry,
     exports,

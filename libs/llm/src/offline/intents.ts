@@ -1,6 +1,6 @@
 import type { ToolSpec } from '../model-provider.port';
 
-export const INTENTS = ['delete', 'export', 'history', 'note'] as const;
+export const INTENTS = ['delete', 'storyboard', 'export', 'history', 'note'] as const;
 export type Intent = (typeof INTENTS)[number];
 
 // \b is ASCII-only in JS, so letters (any script) are the word boundary here.
@@ -26,6 +26,10 @@ const KEYWORDS: Record<Intent, RegExp[]> = {
       'elimina\\p{L}*',
     ),
     chinese('删除', '删掉', '移除'),
+  ],
+  storyboard: [
+    words('storyboards?', 'story boards?', 'shot lists?', 'scénarimage', 'guion gráfico'),
+    chinese('分镜', '分鏡', '故事板'),
   ],
   export: [words('export\\p{L}*'), chinese('导出')],
   history: [
@@ -108,6 +112,12 @@ const TOOL_WORDS: Record<Intent, { core: readonly string[]; verbs: readonly stri
     avoid: ['delete', 'remove', 'export'],
   },
   export: { core: ['export'], verbs: [], avoid: ['delete', 'remove'] },
+  // A storyboard is written as a document (document.write); the flow comes later, when asked.
+  storyboard: {
+    core: ['document', 'storyboard'],
+    verbs: ['write', 'create', 'new'],
+    avoid: ['read', 'edit', 'delete', 'list', 'search', 'note', 'export'],
+  },
   delete: { core: ['delete', 'remove', 'erase'], verbs: [], avoid: ['export'] },
 };
 
@@ -123,23 +133,32 @@ const tokens = (text: string) =>
     .filter(Boolean)
     .map(stem);
 
-function score(tool: ToolSpec, intent: Intent): number {
+function score(tool: ToolSpec, intent: Intent, asked: readonly string[]): number {
   const { core, verbs, avoid } = TOOL_WORDS[intent];
   const name = tokens(tool.name);
   const description = tokens(tool.description);
   const count = (list: readonly string[], words: readonly string[]) => list.filter((t) => words.includes(t)).length;
   const wanted = count(name, core) * 3 + count(description, core);
   if (wanted === 0) return 0;
+  // A word of the tool's name that the person used picks among tools of one intent: "delete
+  // the note" is notes.delete, not artifact.delete (core words count once, above).
+  const named = name.filter((t) => !core.includes(t) && asked.includes(t)).length * 4;
   // The name says what a tool does; its description may mention its neighbours ("see list_notes").
   return (
-    wanted + count(name, verbs) + count(description, verbs) - count(name, avoid) * 5 - count(description, avoid) * 2
+    wanted +
+    named +
+    count(name, verbs) +
+    count(description, verbs) -
+    count(name, avoid) * 5 -
+    count(description, avoid) * 2
   );
 }
 
-/** The offered tool that best fits the intent, judged by name and description only. */
-export function pickTool(tools: readonly ToolSpec[], intent: Intent): ToolSpec | undefined {
+/** The offered tool that best fits the intent, judged by name and description (and the request's words). */
+export function pickTool(tools: readonly ToolSpec[], intent: Intent, request = ''): ToolSpec | undefined {
+  const asked = tokens(request);
   const ranked = tools
-    .map((tool) => ({ tool, score: score(tool, intent) }))
+    .map((tool) => ({ tool, score: score(tool, intent, asked) }))
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name));
   return ranked[0]?.tool;

@@ -8,7 +8,10 @@
  *   else from a "language: xx" line in a system message, else English;
  * - if a tool result already follows that message, it replies with a short summary of that
  *   result and stops (finishReason 'stop') — so it calls at most one tool per user message;
- * - otherwise it spots a keyword intent (delete / export / history / note, in that priority),
+ * - a storyboard request, with the workspace tools offered, follows storyboard-policy.ts: write
+ *   the storyboard as a document, read it back or make a flow of it when asked, and after a
+ *   version conflict or a change notice re-read it (and resubmit a refused write);
+ * - otherwise it spots a keyword intent (delete / storyboard / export / history / note, in that priority),
  *   picks the offered tool whose name and description fit it best (it knows no registry, only
  *   the request), fills the arguments from the tool's JSON Schema, and calls that one tool;
  * - with nothing to do it greets or acknowledges, and says what it is;
@@ -40,6 +43,7 @@ import { declaredLanguage, detectLanguage } from './language';
 import { isGreeting, PHRASES } from './phrases';
 import { buildArguments, idCandidatesFrom } from './tool-arguments';
 import { routeOffline } from './routing-policy';
+import { storyboardStep } from './storyboard-policy';
 import { readToolResult } from './tool-result';
 
 export const OFFLINE_MODEL_NAME = 'lomo-offline-policy-1';
@@ -67,6 +71,28 @@ function decide(request: CompletionRequest): Decision {
   const systemTexts = messages.filter((m) => m.role === 'system').map((m) => m.content);
   const phrases = PHRASES[detectLanguage(userText) ?? declaredLanguage(systemTexts) ?? 'en'];
 
+  const intent = detectIntent(userText);
+  const usable = toolChoice === 'none' ? [] : tools;
+  // Unique within a conversation because each step adds messages; stable for the same request.
+  const callId = `offline_${messages.length}_0`;
+  if (typeof toolChoice !== 'object') {
+    const language = detectLanguage(userText) ?? declaredLanguage(systemTexts) ?? 'en';
+    const deleting = intent === 'delete' ? pickTool(usable, 'delete', userText) : undefined;
+    const storyboard = storyboardStep({
+      messages,
+      tools: usable,
+      userIndex,
+      userText,
+      storyboardAsked: intent === 'storyboard',
+      artifactDeleteAsked: deleting?.name === 'artifact.delete',
+      deleteSubject: intent === 'delete' ? payloadOf(userText, 'delete') : '',
+      subject: intent === 'storyboard' ? payloadOf(userText, 'storyboard') : userText.trim(),
+      chinese: language.startsWith('zh'),
+      callId,
+    });
+    if (storyboard !== undefined) return { text: '', toolCalls: storyboard.toolCalls };
+  }
+
   const results = messages.slice(userIndex + 1).filter((m) => m.role === 'tool');
   const latest = results[results.length - 1];
   if (latest?.role === 'tool') {
@@ -75,11 +101,9 @@ function decide(request: CompletionRequest): Decision {
     return { text: failed ? phrases.failed(tool, summary) : phrases.done(tool, summary), toolCalls: [] };
   }
 
-  const intent = detectIntent(userText);
-  const usable = toolChoice === 'none' ? [] : tools;
   let tool: ToolSpec | undefined;
   if (typeof toolChoice === 'object') tool = usable.find((t) => t.name === toolChoice.name);
-  else if (intent) tool = pickTool(usable, intent);
+  else if (intent) tool = pickTool(usable, intent, userText);
   if (!tool && toolChoice === 'required') tool = [...usable].sort((a, b) => a.name.localeCompare(b.name))[0];
 
   if (tool) {
@@ -87,9 +111,7 @@ function decide(request: CompletionRequest): Decision {
       payload: intent ? payloadOf(userText, intent) : userText.trim(),
       idCandidates: idCandidatesFrom(userText, messages),
     });
-    // Unique within a conversation because each step adds messages; stable for the same request.
-    const id = `offline_${messages.length}_0`;
-    return { text: '', toolCalls: [{ id, name: tool.name, arguments: JSON.stringify(args) }] };
+    return { text: '', toolCalls: [{ id: callId, name: tool.name, arguments: JSON.stringify(args) }] };
   }
   if (intent) return { text: phrases.noTool(phrases.intents[intent]), toolCalls: [] };
   return { text: isGreeting(userText) ? phrases.greeting : phrases.acknowledged, toolCalls: [] };

@@ -20,7 +20,7 @@ const SIMPLIFIED: Phrases = {
   done: (tool, summary) => `已完成（${tool}）：${summary}`,
   failed: (tool, summary) => `没有成功（${tool}）：${summary}`,
   noTool: (intent) => `这里无法完成：没有可用的${intent}工具。`,
-  intents: { note: '笔记', history: '历史', export: '导出', delete: '删除' },
+  intents: { note: '笔记', history: '历史', export: '导出', delete: '删除', storyboard: '分镜文档' },
 };
 
 // The same phrases in Traditional characters; tool names and summaries pass through unchanged.
@@ -35,6 +35,7 @@ const TRADITIONAL: Phrases = {
     history: toTraditional(SIMPLIFIED.intents.history),
     export: toTraditional(SIMPLIFIED.intents.export),
     delete: toTraditional(SIMPLIFIED.intents.delete),
+    storyboard: toTraditional(SIMPLIFIED.intents.storyboard),
   },
 };
 
@@ -47,7 +48,7 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `Done (${tool}): ${summary}`,
     failed: (tool, summary) => `That did not work (${tool}): ${summary}`,
     noTool: (intent) => `I cannot do that here: no ${intent} tool is available.`,
-    intents: { note: 'note-taking', history: 'history', export: 'export', delete: 'delete' },
+    intents: { note: 'note-taking', history: 'history', export: 'export', delete: 'delete', storyboard: 'document' },
   },
   fr: {
     greeting:
@@ -57,7 +58,13 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `C'est fait (${tool}) : ${summary}`,
     failed: (tool, summary) => `Cela n'a pas marché (${tool}) : ${summary}`,
     noTool: (intent) => `Je ne peux pas le faire ici : aucun outil de ${intent} n'est disponible.`,
-    intents: { note: 'prise de notes', history: 'historique', export: 'export', delete: 'suppression' },
+    intents: {
+      note: 'prise de notes',
+      history: 'historique',
+      export: 'export',
+      delete: 'suppression',
+      storyboard: 'document',
+    },
   },
   de: {
     greeting:
@@ -67,7 +74,13 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `Erledigt (${tool}): ${summary}`,
     failed: (tool, summary) => `Das hat nicht geklappt (${tool}): ${summary}`,
     noTool: (intent) => `Das geht hier nicht: Es gibt kein Werkzeug für ${intent}.`,
-    intents: { note: 'Notizen', history: 'den Verlauf', export: 'den Export', delete: 'das Löschen' },
+    intents: {
+      note: 'Notizen',
+      history: 'den Verlauf',
+      export: 'den Export',
+      delete: 'das Löschen',
+      storyboard: 'Dokumente',
+    },
   },
   es: {
     greeting:
@@ -77,7 +90,13 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `Hecho (${tool}): ${summary}`,
     failed: (tool, summary) => `No funcionó (${tool}): ${summary}`,
     noTool: (intent) => `No puedo hacerlo aquí: no hay ninguna herramienta de ${intent}.`,
-    intents: { note: 'notas', history: 'historial', export: 'exportación', delete: 'borrado' },
+    intents: {
+      note: 'notas',
+      history: 'historial',
+      export: 'exportación',
+      delete: 'borrado',
+      storyboard: 'documentos',
+    },
   },
 };
 

@@ -63,7 +63,11 @@ function run(args: string[], env: Record<string, string>) {
   });
 }
 
-export async function startStandaloneApi(extraEnv: Record<string, string> = {}): Promise<RunningApi> {
+export async function startStandaloneApi(
+  extraEnv: Record<string, string> = {},
+  /** Another entry file than the standalone's own (e.g. one binding test fakes), relative to the repo root. */
+  options: { entry?: string } = {},
+): Promise<RunningApi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lomo-api-'));
   const env = {
     PORT: '0',
@@ -73,7 +77,8 @@ export async function startStandaloneApi(extraEnv: Record<string, string> = {}):
     LOMO_MODE: 'embedded',
     ...extraEnv,
   };
-  const child = spawn(process.execPath, ['-r', './scripts/register.cjs', 'apps/standalone/src/main.ts'], {
+  const entry = options.entry ?? 'apps/standalone/src/main.ts';
+  const child = spawn(process.execPath, ['-r', './scripts/register.cjs', entry], {
     cwd: root,
     env: { ...process.env, ...env },
   });

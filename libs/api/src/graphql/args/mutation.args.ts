@@ -1,4 +1,4 @@
-import { ArgsType, Field, ID } from '@nestjs/graphql';
+import { ArgsType, Field, ID, registerEnumType } from '@nestjs/graphql';
 import { z } from 'zod';
 import { languageTag } from '@lomo/contracts';
 import { entityId, messageText, optional, reason } from './input-schemas';
@@ -103,3 +103,38 @@ export const answerClarificationSchema = z
   });
 export const moveMessageSchema = z.strictObject({ messageId: entityId, toTaskId: entityId });
 export const mergeTasksSchema = z.strictObject({ sourceId: entityId, targetId: entityId });
+
+/** GraphQL names upper case, values the domain's decisions. */
+export const CheckpointDecision = { APPROVE: 'approve', REJECT: 'reject', ANSWER: 'answer' } as const;
+export type CheckpointDecision = (typeof CheckpointDecision)[keyof typeof CheckpointDecision];
+registerEnumType(CheckpointDecision, {
+  name: 'CheckpointDecision',
+  description: 'APPROVE or REJECT an approval (or review); ANSWER a question with `note` as the answer.',
+});
+
+@ArgsType()
+export class ResolveCheckpointArgs {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => ID)
+  checkpointId!: string;
+
+  @Field(() => CheckpointDecision)
+  decision!: CheckpointDecision;
+
+  @Field(() => String, { nullable: true, description: 'Why, or (ANSWER) the answer itself.' })
+  note?: string | null;
+}
+
+export const resolveCheckpointSchema = z
+  .strictObject({
+    taskId: entityId,
+    checkpointId: entityId,
+    decision: z.enum(['approve', 'reject', 'answer']),
+    note: optional(z.string().trim().min(1).max(2_000)),
+  })
+  .refine((a) => a.decision !== 'answer' || a.note !== undefined, {
+    message: 'an ANSWER carries its text in note',
+    path: ['note'],
+  });

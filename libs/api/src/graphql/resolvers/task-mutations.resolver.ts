@@ -3,16 +3,31 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Args, Mutation, Resolver } from '@nestjs/graphql';
 import { streams, type Actor } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
-import type { InterruptResult, TaskCommandResult } from '@lomo/runtime';
-import { PauseTask, ResumeTask, StopTask, ArchiveTask, type TaskWriteResult } from '@lomo/application';
+import { TaskErrors, DomainError } from '@lomo/domain';
+import { TaskView, type InterruptResult, type TaskCommandResult } from '@lomo/runtime';
+import {
+  PauseTask,
+  ResumeTask,
+  StopTask,
+  ArchiveTask,
+  ResolveCheckpoint,
+  type TaskWriteResult,
+} from '@lomo/application';
 import type { Caller } from '@lomo/auth';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { currentTrace } from '../../consistency/current-trace';
 import { tokenForWrites } from '../../consistency/token-for-writes';
 import { StreamOwnership } from '../../tenancy/stream-ownership';
 import { validate } from '../args/input-schemas';
-import { TaskArgs, TaskWithReasonArgs, taskSchema, taskWithReasonSchema } from '../args/mutation.args';
-import { TaskChangePayload } from '../types/payloads';
+import {
+  ResolveCheckpointArgs,
+  TaskArgs,
+  TaskWithReasonArgs,
+  resolveCheckpointSchema,
+  taskSchema,
+  taskWithReasonSchema,
+} from '../args/mutation.args';
+import { ResolveCheckpointPayload, TaskChangePayload } from '../types/payloads';
 
 /**
  * Pause, resume and stop go through the executor's commands, so a stop cancels the active turn on
@@ -72,6 +87,42 @@ export class TaskMutationsResolver {
       cancelledTurnId: null,
       consistencyToken: tokenForWrites(result.writes),
     };
+  }
+
+  @Mutation(() => ResolveCheckpointPayload, {
+    description:
+      "Your decision on one of a task's checkpoints: an approval authorizes exactly the call it names (a paid or irreversible tool call, an artefact deletion), and the waiting turn resumes. NOT_FOUND for an unknown task or checkpoint, and for another workspace's; CHECKPOINT_ALREADY_RESOLVED when it was decided otherwise before (the same decision again is a no-op).",
+  })
+  async resolveCheckpoint(
+    @CurrentCaller() caller: Caller,
+    @Args() args: ResolveCheckpointArgs,
+  ): Promise<ResolveCheckpointPayload> {
+    const { taskId, checkpointId, decision, note } = validate(resolveCheckpointSchema, args);
+    await this.ownership.require(streams.task(taskId), caller, 'task', taskId);
+    // The domain makes an approval repeat the call id its checkpoint names (never widened to
+    // another call); the person names the checkpoint only, so the id is read from the stream.
+    const checkpoint = await this.checkpointOf(taskId, checkpointId);
+    const result = await this.commands.execute<ResolveCheckpoint, TaskCommandResult>(
+      new ResolveCheckpoint({
+        taskId,
+        checkpointId,
+        decision,
+        resolvedBy: caller.userId,
+        ...(checkpoint.callId !== null ? { callId: checkpoint.callId } : {}),
+        ...(note !== undefined ? { answer: note } : {}),
+      }),
+    );
+    return { taskId, checkpointId, changed: result.changed, consistencyToken: tokenForWrites(result.writes) };
+  }
+
+  private async checkpointOf(taskId: string, checkpointId: string) {
+    // The runtime's own fold: it knows which resolutions count (the agent's never do).
+    const task = await TaskView.load(this.store, taskId);
+    const checkpoint = task.existing?.checkpoints[checkpointId];
+    if (checkpoint === undefined) {
+      throw new DomainError(TaskErrors.CHECKPOINT_NOT_FOUND, `No checkpoint ${checkpointId} in task ${taskId}`);
+    }
+    return checkpoint;
   }
 
   private interrupted(taskId: string, result: InterruptResult): TaskChangePayload {

@@ -102,3 +102,18 @@ export class MergeTasksPayload {
   @Field(() => String, { description: tokenDescription })
   consistencyToken!: string;
 }
+
+@ObjectType()
+export class ResolveCheckpointPayload {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => ID)
+  checkpointId!: string;
+
+  @Field(() => Boolean, { description: 'False when this same decision was already recorded (a retry).' })
+  changed!: boolean;
+
+  @Field(() => String, { description: tokenDescription })
+  consistencyToken!: string;
+}
