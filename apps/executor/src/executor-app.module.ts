@@ -1,7 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { LomoConfig } from '@lomo/config';
 import { PlatformModule, type PlatformOptions } from '@lomo/platform';
-import { ExecutorModule, type ExecutorModuleOptions } from '@lomo/application';
+import {
+  ExecutorModule,
+  WorkspaceModule,
+  WorkspaceReadSideModule,
+  type ExecutorModuleOptions,
+} from '@lomo/application';
 
 /** The executor as a process of its own (distributed mode): the platform plus the runtime. */
 @Module({})
@@ -12,7 +17,12 @@ export class ExecutorAppModule {
   ): DynamicModule {
     return {
       module: ExecutorAppModule,
-      imports: [PlatformModule.forRoot(config, options), ExecutorModule.register(options.executor)],
+      imports: [
+        PlatformModule.forRoot(config, options),
+        // The workspace tools: artefact writes here, reads from the projector's collections.
+        WorkspaceModule.register(),
+        ExecutorModule.register({ workspace: WorkspaceReadSideModule.register(config), ...options.executor }),
+      ],
     };
   }
 }

@@ -9,6 +9,7 @@ import {
   type ExecutorModuleOptions,
   ProjectorModule,
   WorkspaceModule,
+  WorkspaceReadSideModule,
 } from '@lomo/application';
 import { ApiModule } from '@lomo/api';
 import { NotifierModule } from '@lomo/webhooks';
@@ -43,7 +44,11 @@ export class StandaloneModule {
         // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API, the tools and the executor.
         WorkspaceModule.register(),
         RouterModule.register({ readSide: projector, ...options.router }),
-        ExecutorModule.register({ ...options.executor, workspace: options.executor?.workspace ?? options.workspace }),
+        ExecutorModule.register({
+          ...options.executor,
+          // The tools read the projector's workspace read model unless a test binds its own.
+          workspace: options.executor?.workspace ?? options.workspace ?? WorkspaceReadSideModule.from(projector),
+        }),
         projector,
         notifier,
         ApiModule.register(config, { readSide: projector, webhooks: notifier, workspace: options.workspace }),

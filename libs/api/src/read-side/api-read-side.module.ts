@@ -20,6 +20,7 @@ import {
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
 } from '@lomo/read-models';
+import { DocumentStoreWorkspaceReadModel, WORKSPACE_READ_MODEL, workspaceProjections } from '@lomo/workspace';
 
 const API_DOCUMENT_STORE = Symbol('API_DOCUMENT_STORE');
 
@@ -78,12 +79,18 @@ export class ApiReadSideModule {
         {
           provide: READ_MODEL_CONSISTENCY,
           useFactory: (documents: DocumentStore, aliases: ProjectionAliases) =>
-            new ReadModelConsistency(documents, aliases, readModelProjections),
+            new ReadModelConsistency(documents, aliases, [...readModelProjections, ...workspaceProjections]),
+          inject: [API_DOCUMENT_STORE, ProjectionAliases],
+        },
+        {
+          provide: WORKSPACE_READ_MODEL,
+          useFactory: (documents: DocumentStore, aliases: ProjectionAliases) =>
+            new DocumentStoreWorkspaceReadModel(documents, (name) => aliases.collectionOf(name)),
           inject: [API_DOCUMENT_STORE, ProjectionAliases],
         },
         ReadSideLifecycle,
       ],
-      exports: [READ_MODELS, READ_MODEL_CONSISTENCY],
+      exports: [READ_MODELS, READ_MODEL_CONSISTENCY, WORKSPACE_READ_MODEL],
     };
   }
 }

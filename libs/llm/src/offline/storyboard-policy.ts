@@ -20,7 +20,7 @@ const CONFLICT = 'ARTIFACT_VERSION_CONFLICT';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** How a change notice reads in a step's context (ArtifactChangeNoticed, rendered by the runtime). */
 const NOTICE =
-  /ArtifactChangeNoticed|change notice|changed since|(?:was|were|has been) (?:changed|edited)|已(?:被)?(?:修改|更改|编辑)/i;
+  /ArtifactChangeNoticed|change notice|change[sd] since|(?:was|were|has been) (?:changed|edited)|已(?:被)?(?:修改|更改|编辑)/i;
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** Articles and demonstratives are no search words ("delete the storyboard" searches "storyboard"). */
 const FILLER_WORDS =
