@@ -41,8 +41,9 @@ export class StandaloneModule {
       imports: [
         PlatformModule.forRoot(config, options),
         MessagesModule,
-        // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API, the tools and the executor.
-        WorkspaceModule.register(),
+        // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API, the tools and the executor
+        // (unless the caller binds a workspace of its own, as tests with a fake do).
+        ...(options.workspace ? [] : [WorkspaceModule.register()]),
         RouterModule.register({ readSide: projector, ...options.router }),
         ExecutorModule.register({
           ...options.executor,

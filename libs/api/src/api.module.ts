@@ -83,9 +83,11 @@ export class ApiModule implements NestModule, OnModuleInit {
         CqrsModule,
         MessagesModule,
         TaskCommandsModule,
+        // Before the read side: a workspace the caller binds (a test's fake) wins over the
+        // read side's own WORKSPACE_READ_MODEL (Nest takes the first import exporting a token).
+        ...(options.workspace ? [options.workspace] : []),
         options.readSide,
         options.webhooks,
-        ...(options.workspace ? [options.workspace] : []),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           inject: [LOGGER],

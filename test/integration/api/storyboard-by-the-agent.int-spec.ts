@@ -23,11 +23,14 @@ interface Listed {
 const DOCUMENTS = `{ artifacts(kind: DOCUMENT) { edges { node { id title version taskIds versions { by { kind } } } } } }`;
 const EVENTS = `query($stream: String!) { events(streamId: $stream, first: 100) { edges { node { type dataJson } } } }`;
 
-describe('the offline model writes a storyboard that the person can edit', () => {
+describe.each([
+  ['the real workspace (npm start)', undefined],
+  ['the in-memory fake', FAKE_ENTRY],
+] as const)('the offline model writes a storyboard that the person can edit — %s', (_name, entry) => {
   let api: RunningApi;
 
   beforeAll(async () => {
-    api = await startStandaloneApi({}, { entry: FAKE_ENTRY });
+    api = await startStandaloneApi({}, entry === undefined ? {} : { entry });
   }, 90_000);
 
   afterAll(async () => {

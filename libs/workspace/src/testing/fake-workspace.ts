@@ -416,7 +416,8 @@ export class FakeWorkspace implements ArtifactCommands, ArtifactReader, Workspac
       .filter((r) => filter.kind === undefined || r.kind === filter.kind)
       .filter((r) => filter.taskId === undefined || r.references.includes(filter.taskId))
       .filter((r) => text === undefined || this.searchText(r).includes(text))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.artifactId.localeCompare(b.artifactId));
+      // Most recently changed first, as the real read model lists them.
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.artifactId.localeCompare(b.artifactId));
     const start = page.after === undefined ? 0 : all.findIndex((r) => r.artifactId === page.after) + 1;
     const items = all.slice(start, start + page.first);
     const last = items.at(-1);
