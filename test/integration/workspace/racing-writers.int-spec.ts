@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { openWorkspaceHarness, type WorkspaceHarness } from '@lomo/workspace/testing';
-import { processLane, type WriteAttempt, type WriteOutcome, type WriterLane } from './support/racing-writers';
+import { createToken, startStandaloneApi, type RunningApi } from '../api/support/standalone-api';
+import {
+  graphqlLane,
+  processLane,
+  type WriteAttempt,
+  type WriteOutcome,
+  type WriterLane,
+} from './support/racing-writers';
 
 // Issue 14, "Concurrency": 50 writers racing on one document with the same base version, from
 // at least 2 OS processes on one SQLite file, each through the command service. Writers are
@@ -138,6 +145,62 @@ describe('workspace concurrency: racing writers from several OS processes on one
     expect(flow?.version).toBe(WRITERS + 1);
     for (const [k, node] of (flow?.nodes ?? []).entries()) {
       expect(node).toMatchObject({ nodeId: `n${k}`, version: 2, params: { prompt: `shot ${k}, as w${k} wants it` } });
+    }
+  });
+});
+
+describe('workspace concurrency: racing writers from 2 processes and the editDocument mutation on one SQLite file', () => {
+  let dir: string;
+  let setup: WorkspaceHarness;
+  let api: RunningApi;
+  let lanes: WriterLane[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lomo-race-api-'));
+    setup = openWorkspaceHarness(dir);
+    // The API process writes to the same event-store file (and the document text table in it).
+    api = await startStandaloneApi({ LOMO_SQLITE_PATH: path.join(dir, 'events.sqlite') });
+    const { token } = await createToken(api, workspaceId, 'racer');
+    lanes = [processLane('process-a', dir), processLane('process-b', dir), graphqlLane('graphql', api, token)];
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all((lanes ?? []).map((lane) => lane.close()));
+    await api?.stop();
+    await setup?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('50 writers with the same base version, at least 10 through editDocument: exactly one wins, 49 typed refusals, no lost update', async () => {
+    const artifactId = randomUUID();
+    await setup.service.create(
+      { artifactId, kind: 'document', title: 'Storyboard', by: person, content: { type: 'document', text: 'v1' } },
+      meta,
+    );
+    const attempts: WriteAttempt[] = Array.from({ length: WRITERS }, (_, k) => ({
+      writer: `w${k}`,
+      kind: 'rewrite',
+      artifactId,
+      baseVersion: 1,
+      text: `storyboard as rewritten by w${k}`,
+    }));
+    const byLane = await race(lanes, artifactId, attempts);
+    expect(byLane.get('graphql')!.length).toBeGreaterThanOrEqual(10);
+    const outcomes = [...byLane.values()].flat();
+    expect(outcomes).toHaveLength(WRITERS);
+    const winners = outcomes.filter((o) => o.ok);
+    const refused = outcomes.filter((o): o is Extract<WriteOutcome, { ok: false }> => !o.ok);
+    expect(winners).toEqual([expect.objectContaining({ ok: true, version: 2 })]);
+    expect(refused).toHaveLength(WRITERS - 1);
+    expect(refused.every((r) => r.code === 'ARTIFACT_VERSION_CONFLICT' && r.currentVersion === 2)).toBe(true);
+    const cold = openWorkspaceHarness(dir);
+    try {
+      expect(await cold.service.documentText(workspaceId, artifactId)).toEqual({
+        version: 2,
+        text: `storyboard as rewritten by ${winners[0]!.writer}`,
+      });
+    } finally {
+      await cold.close();
     }
   });
 });

@@ -92,3 +92,54 @@ export function processLane(name: string, dir: string): WriterLane {
     },
   };
 }
+
+/** What a lane needs of a running API: its GraphQL call (test/integration/api/support/standalone-api.ts). */
+export interface GraphqlClient {
+  gql<T>(
+    token: string | undefined,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ data?: T | null; errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> }>;
+}
+
+const EDIT_DOCUMENT = `mutation($id: ID!, $base: Int!, $content: String, $edits: [SnippetEditInput!]) {
+  editDocument(id: $id, baseVersion: $base, content: $content, edits: $edits) { version }
+}`;
+
+/** Writers through the API's `editDocument` mutation, of an API process on the same SQLite file. */
+export function graphqlLane(name: string, api: GraphqlClient, token: string): WriterLane {
+  return {
+    name,
+    async warm(_workspaceId, artifactId) {
+      const read = await api.gql<{ artifact: { version: number } | null }>(
+        token,
+        'query($id: ID!) { artifact(id: $id) { version } }',
+        { id: artifactId },
+      );
+      if (!read.data?.artifact) throw new Error(`${name}: the API does not see ${artifactId}`);
+    },
+    async race(attempts, startAt) {
+      await new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
+      return Promise.all(
+        attempts.map(async (a): Promise<WriteOutcome> => {
+          if (a.kind === 'flowNode') throw new Error(`${name}: flow lanes go through editFlowNodes, not here`);
+          const variables =
+            a.kind === 'rewrite'
+              ? { id: a.artifactId, base: a.baseVersion, content: a.text }
+              : { id: a.artifactId, base: a.baseVersion, edits: a.edits };
+          const result = await api.gql<{ editDocument: { version: number } }>(token, EDIT_DOCUMENT, variables);
+          if (result.data?.editDocument)
+            return { writer: a.writer, ok: true, version: result.data.editDocument.version };
+          const extensions = result.errors?.[0]?.extensions ?? {};
+          return {
+            writer: a.writer,
+            ok: false,
+            code: String(extensions.code),
+            ...(typeof extensions.currentVersion === 'number' ? { currentVersion: extensions.currentVersion } : {}),
+          };
+        }),
+      );
+    },
+    close: async () => undefined,
+  };
+}
