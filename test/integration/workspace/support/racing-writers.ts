@@ -111,12 +111,18 @@ export function graphqlLane(name: string, api: GraphqlClient, token: string): Wr
   return {
     name,
     async warm(_workspaceId, artifactId) {
-      const read = await api.gql<{ artifact: { version: number } | null }>(
-        token,
-        'query($id: ID!) { artifact(id: $id) { version } }',
-        { id: artifactId },
-      );
-      if (!read.data?.artifact) throw new Error(`${name}: the API does not see ${artifactId}`);
+      // The API reads through its projector, which follows the other processes' appends.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const read = await api.gql<{ artifact: { version: number } | null }>(
+          token,
+          'query($id: ID!) { artifact(id: $id) { version } }',
+          { id: artifactId },
+        );
+        if (read.data?.artifact) return;
+        if (Date.now() > deadline) throw new Error(`${name}: the API does not see ${artifactId}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     async race(attempts, startAt) {
       await new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
