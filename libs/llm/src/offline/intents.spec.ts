@@ -82,3 +82,12 @@ describe('detectLanguage', () => {
     expect(declaredLanguage(['Language: ja', 'nothing here'])).toBeUndefined();
   });
 });
+
+describe('detectIntent: a leading note request', () => {
+  it('is a note whatever words follow it (a storyboard mentioned in the note stays a note)', () => {
+    expect(detectIntent('Please take a note: storyboard the lighthouse sequence in six panels')).toBe('note');
+    expect(detectIntent('note: delete the old logo files later')).toBe('note');
+    expect(detectIntent('make a storyboard for a lighthouse keeper at dawn')).toBe('storyboard');
+    expect(detectIntent('delete the storyboard')).toBe('delete');
+  });
+});

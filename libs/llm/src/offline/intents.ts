@@ -74,7 +74,11 @@ const KEYWORDS: Record<Intent, RegExp[]> = {
 };
 
 /** The first intent, in priority order: "delete my note" is a delete, not a note. */
+/** "Please take a note: …", "note: …": an explicit note request leads, whatever words follow it. */
+const LEADING_NOTE_REQUEST = /^\s*(?:please\s+)?(?:(?:take|make|jot down|write down)\s+(?:a\s+)?note\b|note\s*[:：])/i;
+
 export function detectIntent(text: string): Intent | undefined {
+  if (LEADING_NOTE_REQUEST.test(text)) return 'note';
   return INTENTS.find((intent) => anyOf(...KEYWORDS[intent])(text));
 }
 
