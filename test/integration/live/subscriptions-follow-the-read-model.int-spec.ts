@@ -86,7 +86,14 @@ describe('GraphQL subscriptions follow the read model', () => {
       const first = stateOf(task.payloads[0]);
       expect(first.id).toBe(taskId);
 
-      // Progress after the first state, for sure: a second message to the task opens a new turn.
+      // Progress after the first state, for sure: once the first turn has ended, a second message
+      // to the task opens a new turn (sent while the first runs, that turn's next step claims it).
+      await task.waitFor(
+        (p) => stateOf(p).counts.turns >= 1 && stateOf(p).activeTurnSummary === null,
+        'the first turn to end',
+        0,
+        60_000,
+      );
       await api.gql(api.devToken, SEND, { text: 'Also note: buy bread', taskId });
       // 60 s: on two loaded cores (CI runs the suites in parallel) the turn itself took over 20 s once.
       const doneAt = await task
