@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { BlobRef } from '@lomo/blobs';
-import { WAKE_UP_TOPIC, streams, type EventEnvelope } from '@lomo/contracts';
+import { streams, type EventEnvelope } from '@lomo/contracts';
 import type { NoticeArtifactChange } from '@lomo/domain';
 import { ScriptedModelProvider, match } from '@lomo/llm';
 import { PromptArchive, publishWakeUp } from '@lomo/runtime';
-import { waitFor } from '@lomo/bus/testing';
+import { subscribeWakeUps, waitFor } from '@lomo/bus/testing';
 import { HARNESS_WORKSPACE, RuntimeHarness } from '@lomo/runtime/testing';
 import { defineTool, okResult } from '@lomo/tools';
 import { EventStoreTaskNoticeWriter, noticeIdFor, type TaskNoticeWriter } from '@lomo/workspace';
@@ -123,18 +123,8 @@ describe('change notices: coalescing, crash-safe fan-out, no wake-ups, shown in 
     const model = new ScriptedModelProvider();
     const { runtime } = harness.executor('executor-a', model);
     await runtime.start();
-    const wakeUps: string[] = [];
-    const probe = await harness.bus.subscribe({
-      groupId: 'wake-probe',
-      topics: [WAKE_UP_TOPIC],
-      fromBeginning: true,
-      maxAttempts: 1,
-      backoff: { initialDelayMs: 10, maxDelayMs: 10 },
-      isRetriable: () => false,
-      handler: async (message) => {
-        wakeUps.push(message.key);
-      },
-    });
+    const probe = await subscribeWakeUps(harness.bus);
+    const wakeUps = () => probe.messages.map((m) => m.key);
     const taskId = await createTask(harness.store, WS, 'Storyboard');
     const doc = await artifacts.createDocument({ by: person, taskId });
     await calls.read(taskId, doc, 1);
@@ -145,14 +135,14 @@ describe('change notices: coalescing, crash-safe fan-out, no wake-ups, shown in 
     expect(await projector.readModel.openNotices(WS, taskId)).toHaveLength(1);
     // Long enough for the in-process bus (20 ms polls) and the executor to react if anything woke it.
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(wakeUps).toEqual([]);
+    expect(wakeUps()).toEqual([]);
     expect(ofType(await harness.read(streams.task(taskId)), 'TurnOpened')).toEqual([]);
     expect(model.neverCalled).toBe(true);
     // The probe does see wake-ups (a control: one for a task that does not exist, ignored by the executor).
     const control = randomUUID();
     await publishWakeUp(harness.bus, { kind: 'wake', workspaceId: WS, taskId: control, reason: 'message' });
-    await waitFor(() => wakeUps.includes(control), 'the control wake-up', 5_000);
-    expect(wakeUps).toEqual([control]);
+    await waitFor(() => wakeUps().includes(control), 'the control wake-up', 5_000);
+    expect(wakeUps()).toEqual([control]);
     await probe.stop();
     await projector.close();
   });

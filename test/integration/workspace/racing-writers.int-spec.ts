@@ -22,6 +22,49 @@ const workspaceId = 'ws1';
 const person = { kind: 'person' as const, userId: 'owner' };
 const meta = { workspaceId, correlationId: 'race-setup', actor: { kind: 'user' as const, userId: 'owner' } };
 
+/** A document at v1 and 50 whole rewrites of it, all based on v1. */
+async function rewritesOfOneDocument(
+  setup: WorkspaceHarness,
+): Promise<{ artifactId: string; attempts: WriteAttempt[] }> {
+  const artifactId = randomUUID();
+  await setup.service.create(
+    { artifactId, kind: 'document', title: 'Storyboard', by: person, content: { type: 'document', text: 'v1' } },
+    meta,
+  );
+  const attempts: WriteAttempt[] = Array.from({ length: WRITERS }, (_, k) => ({
+    writer: `w${k}`,
+    kind: 'rewrite',
+    artifactId,
+    baseVersion: 1,
+    text: `storyboard as rewritten by w${k}`,
+  }));
+  return { artifactId, attempts };
+}
+
+/** Exactly one write won (v2); every other one is a typed ARTIFACT_VERSION_CONFLICT naming v2. */
+function expectOneWinner(outcomes: WriteOutcome[]): string {
+  expect(outcomes).toHaveLength(WRITERS);
+  const winners = outcomes.filter((o) => o.ok);
+  const refused = outcomes.filter((o): o is Extract<WriteOutcome, { ok: false }> => !o.ok);
+  expect(winners).toEqual([expect.objectContaining({ ok: true, version: 2 })]);
+  expect(refused).toHaveLength(WRITERS - 1);
+  expect(refused.every((r) => r.code === 'ARTIFACT_VERSION_CONFLICT' && r.currentVersion === 2)).toBe(true);
+  return winners[0]!.writer;
+}
+
+/** No lost update: the document is the winner's text at v2, read by a cold reader of the file. */
+async function expectWinnersText(dir: string, artifactId: string, winner: string): Promise<void> {
+  const cold = openWorkspaceHarness(dir);
+  try {
+    expect(await cold.service.documentText(workspaceId, artifactId)).toEqual({
+      version: 2,
+      text: `storyboard as rewritten by ${winner}`,
+    });
+  } finally {
+    await cold.close();
+  }
+}
+
 /** Deals attempts round-robin over the lanes, releases them at one instant, collects outcomes. */
 async function race(
   lanes: WriterLane[],
@@ -53,39 +96,14 @@ describe('workspace concurrency: racing writers from several OS processes on one
   });
 
   it('50 writers racing on one document with the same base version, from 2 processes: exactly one wins, 49 typed ARTIFACT_VERSION_CONFLICT refusals, no lost update', async () => {
-    const artifactId = randomUUID();
-    await setup.service.create(
-      { artifactId, kind: 'document', title: 'Storyboard', by: person, content: { type: 'document', text: 'v1' } },
-      meta,
-    );
-    const attempts: WriteAttempt[] = Array.from({ length: WRITERS }, (_, k) => ({
-      writer: `w${k}`,
-      kind: 'rewrite',
-      artifactId,
-      baseVersion: 1,
-      text: `storyboard as rewritten by w${k}`,
-    }));
+    const { artifactId, attempts } = await rewritesOfOneDocument(setup);
     const byLane = await race(lanes, artifactId, attempts);
-    const outcomes = [...byLane.values()].flat();
-    expect(outcomes).toHaveLength(WRITERS);
-    const winners = outcomes.filter((o) => o.ok);
-    const refused = outcomes.filter((o): o is Extract<WriteOutcome, { ok: false }> => !o.ok);
-    expect(winners).toEqual([expect.objectContaining({ ok: true, version: 2 })]);
-    expect(refused).toHaveLength(WRITERS - 1);
-    expect(refused.every((r) => r.code === 'ARTIFACT_VERSION_CONFLICT' && r.currentVersion === 2)).toBe(true);
+    const winner = expectOneWinner([...byLane.values()].flat());
     // Both processes raced: each got its share of refusals (all of its writers but the winner).
     for (const lane of lanes)
       expect(byLane.get(lane.name)!.filter((o) => !o.ok).length).toBeGreaterThanOrEqual(WRITERS / lanes.length - 1);
     // No lost update: the document is the winner's text, at version 2, read from a cold reader.
-    const cold = openWorkspaceHarness(dir);
-    try {
-      expect(await cold.service.documentText(workspaceId, artifactId)).toEqual({
-        version: 2,
-        text: `storyboard as rewritten by ${winners[0]!.writer}`,
-      });
-    } finally {
-      await cold.close();
-    }
+    await expectWinnersText(dir, artifactId, winner);
   });
 
   it('50 writers racing to edit the same snippet from 2 processes: exactly one applies, 49 typed SNIPPET_NOT_FOUND refusals, nothing lost', async () => {
@@ -172,35 +190,10 @@ describe('workspace concurrency: racing writers from 2 processes and the editDoc
   });
 
   it('50 writers with the same base version, at least 10 through editDocument: exactly one wins, 49 typed refusals, no lost update', async () => {
-    const artifactId = randomUUID();
-    await setup.service.create(
-      { artifactId, kind: 'document', title: 'Storyboard', by: person, content: { type: 'document', text: 'v1' } },
-      meta,
-    );
-    const attempts: WriteAttempt[] = Array.from({ length: WRITERS }, (_, k) => ({
-      writer: `w${k}`,
-      kind: 'rewrite',
-      artifactId,
-      baseVersion: 1,
-      text: `storyboard as rewritten by w${k}`,
-    }));
+    const { artifactId, attempts } = await rewritesOfOneDocument(setup);
     const byLane = await race(lanes, artifactId, attempts);
     expect(byLane.get('graphql')!.length).toBeGreaterThanOrEqual(10);
-    const outcomes = [...byLane.values()].flat();
-    expect(outcomes).toHaveLength(WRITERS);
-    const winners = outcomes.filter((o) => o.ok);
-    const refused = outcomes.filter((o): o is Extract<WriteOutcome, { ok: false }> => !o.ok);
-    expect(winners).toEqual([expect.objectContaining({ ok: true, version: 2 })]);
-    expect(refused).toHaveLength(WRITERS - 1);
-    expect(refused.every((r) => r.code === 'ARTIFACT_VERSION_CONFLICT' && r.currentVersion === 2)).toBe(true);
-    const cold = openWorkspaceHarness(dir);
-    try {
-      expect(await cold.service.documentText(workspaceId, artifactId)).toEqual({
-        version: 2,
-        text: `storyboard as rewritten by ${winners[0]!.writer}`,
-      });
-    } finally {
-      await cold.close();
-    }
+    const winner = expectOneWinner([...byLane.values()].flat());
+    await expectWinnersText(dir, artifactId, winner);
   });
 });

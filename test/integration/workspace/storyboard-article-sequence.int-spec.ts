@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteBlobStore, type BlobRef } from '@lomo/blobs';
-import { streams, WAKE_UP_TOPIC, type EventEnvelope } from '@lomo/contracts';
+import { subscribeWakeUps } from '@lomo/bus/testing';
+import { streams, type EventEnvelope } from '@lomo/contracts';
 import type { CompletionRequest, CompletionResult, ModelProvider } from '@lomo/llm';
 import { checkpointIdFor, PromptArchive } from '@lomo/runtime';
 import { HARNESS_WORKSPACE, RuntimeHarness } from '@lomo/runtime/testing';
@@ -114,18 +115,7 @@ describe("the article's storyboard sequence through the runtime", () => {
     await projector.catchUp();
 
     // Every wake-up published on the bus from here on (the worker below is driven directly).
-    const wakeUps: string[] = [];
-    const probe = await harness.bus.subscribe({
-      groupId: 'wake-probe',
-      topics: [WAKE_UP_TOPIC],
-      fromBeginning: true,
-      maxAttempts: 1,
-      backoff: { initialDelayMs: 10, maxDelayMs: 10 },
-      isRetriable: () => false,
-      handler: async (message) => {
-        wakeUps.push(message.key);
-      },
-    });
+    const probe = await subscribeWakeUps(harness.bus);
     const model = new StepModel([
       async () => ({
         text: 'Reading the storyboard.',
@@ -210,7 +200,7 @@ describe("the article's storyboard sequence through the runtime", () => {
     // The edit woke no worker: one turn only, and no wake-up was published for it.
     expect(ofType(task, 'TurnOpened')).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 400)); // the in-process bus polls every 20 ms
-    expect(wakeUps).not.toContain(taskId);
+    expect(probe.messages.map((m) => m.key)).not.toContain(taskId);
     await probe.stop();
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EVENT_BUS, EventRelay, InProcessEventBus, type ConsumerHandle, type ReceivedMessage } from '@lomo/bus';
+import { EVENT_BUS, EventRelay, InProcessEventBus, type ReceivedMessage } from '@lomo/bus';
 import { LOMO_CONFIG, loadConfig, type LomoConfig } from '@lomo/config';
 import {
   CLOCK,
@@ -19,6 +19,7 @@ import {
 import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
 import { createLogger, LOGGER } from '@lomo/observability';
 import { RouterModule, type RouterModuleOptions } from '../router/router.module';
+import { subscribeWakeUps } from '@lomo/bus/testing';
 
 export const WORKSPACE = 'ws1';
 export const USER = 'u1';
@@ -29,8 +30,9 @@ export const MAIN = streams.main(WORKSPACE, USER);
  * bus, the relay between them, and a probe on the wake-up topic.
  */
 export class RouterHarness {
-  readonly wakeUps: ReceivedMessage[] = [];
-  private probe: ConsumerHandle | undefined;
+  /** Every wake-up published on the bus since the harness opened. */
+  wakeUps: readonly ReceivedMessage[] = [];
+  private probe: { stop(): Promise<void> } | undefined;
 
   private constructor(
     readonly dir: string,
@@ -53,16 +55,9 @@ export class RouterHarness {
     const relay = new EventRelay({ store, bus, partitions: config.LOMO_BUS_PARTITIONS, idleIntervalMs: 5 });
     const harness = new RouterHarness(dir, config, store, bus, relay);
     await bus.ensureTopics([{ name: WAKE_UP_TOPIC, partitions: config.LOMO_BUS_PARTITIONS }]);
-    harness.probe = await bus.subscribe({
-      groupId: 'wake-up-probe',
-      topics: [WAKE_UP_TOPIC],
-      fromBeginning: true,
-      maxAttempts: 1,
-      backoff: { initialDelayMs: 1, maxDelayMs: 1 },
-      handler: async (message) => {
-        harness.wakeUps.push(message);
-      },
-    });
+    const probe = await subscribeWakeUps(bus);
+    harness.probe = probe;
+    harness.wakeUps = probe.messages;
     return harness;
   }
 

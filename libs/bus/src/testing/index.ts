@@ -2,3 +2,4 @@
 export * from './event-bus.contract';
 export { InMemoryEventStore } from './in-memory-event-store';
 export { waitFor } from './wait-for';
+export { subscribeWakeUps } from './wake-up-probe';
