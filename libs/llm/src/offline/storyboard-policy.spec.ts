@@ -163,7 +163,7 @@ describe('the offline model uses the document and flow tools for a storyboard re
     expect(result.text).toContain('document');
   });
 
-  it('deletes an artefact named by words by searching for it first, then deleting the newest match', async () => {
+  it('deletes an artefact named by words by searching for it first, then deleting the most recently changed match', async () => {
     const asked: ChatMessage[] = [{ role: 'user', content: 'delete the storyboard' }];
     const search = onlyCall(await complete(asked));
     expect(search).toMatchObject({ name: 'asset.search', args: { text: 'storyboard' } });
@@ -173,8 +173,17 @@ describe('the offline model uses the document and flow tools for a storyboard re
       assistantCall(search.id, search.name, search.args),
       toolOk(search.id, { artifacts, hasNextPage: false, endCursor: null }),
     ];
-    const del = onlyCall(await complete(found([{ artifactId: older }, { artifactId: DOC }])));
+    const del = onlyCall(await complete(found([{ artifactId: DOC }, { artifactId: older }])));
     expect(del).toMatchObject({ name: 'artifact.delete', args: { artifactId: DOC } });
+    const byTime = onlyCall(
+      await complete(
+        found([
+          { artifactId: older, updatedAt: '2026-01-01T00:00:00.000Z' },
+          { artifactId: DOC, updatedAt: '2026-01-02T00:00:00.000Z' },
+        ]),
+      ),
+    );
+    expect(byTime).toMatchObject({ name: 'artifact.delete', args: { artifactId: DOC } });
     // Nothing found: it says so rather than deleting anything.
     expect((await complete(found([]))).toolCalls).toEqual([]);
   });

@@ -123,13 +123,13 @@ export function storyboardStep(input: StoryboardInput): Step {
 
   const since = results.filter((r) => r.index > input.userIndex);
   const latest = since.at(-1);
-  // 0. Deleting an artefact named by words only: find it first, then delete the newest match
-  //    (a new turn's context does not hold the ids earlier turns saw).
+  // 0. Deleting an artefact named by words only: find it first, then delete the most recently
+  //    changed match (a new turn's context does not hold the ids earlier turns saw).
   if (input.artifactDeleteAsked && offered(STORYBOARD_TOOLS.search) && !UUID_IN.test(input.userText)) {
     if (latest === undefined) return call(STORYBOARD_TOOLS.search, { text: searchWords(input.deleteSubject) });
     const found = latest.call?.name === STORYBOARD_TOOLS.search ? latest.outcome.result.artifacts : undefined;
     if (Array.isArray(found) && found.length > 0) {
-      const newest = found.at(-1) as unknown;
+      const newest = mostRecentlyChanged(found);
       if (isRecord(newest) && typeof newest.artifactId === 'string') {
         return call(STORYBOARD_TOOLS.delete, { artifactId: newest.artifactId });
       }
@@ -219,4 +219,10 @@ function noticedArtifact(
     }
   }
   return undefined;
+}
+
+/** asset.search lists the most recently changed first; its updatedAt decides when present. */
+function mostRecentlyChanged(found: readonly unknown[]): unknown {
+  const at = (a: unknown) => (isRecord(a) && typeof a.updatedAt === 'string' ? a.updatedAt : '');
+  return found.reduce((best, a) => (at(a) > at(best) ? a : best), found[0]);
 }

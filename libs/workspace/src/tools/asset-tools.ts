@@ -56,7 +56,7 @@ export function assetListTool(deps: WorkspaceToolDeps): ToolDefinition<ListInput
   return defineTool({
     name: 'asset.list',
     description:
-      "List the workspace's artefacts (images, videos, 3d, audio, documents, asset sets, flows), newest last, optionally of one kind or only this task's.",
+      "List the workspace's artefacts (images, videos, 3d, audio, documents, asset sets, flows), most recently changed first, optionally of one kind or only this task's.",
     domain: 'asset',
     sideEffect: 'read',
     idempotent: true,

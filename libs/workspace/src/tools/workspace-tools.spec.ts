@@ -8,7 +8,10 @@ const meta = { workspaceId: TEST_WORKSPACE_ID, correlationId: 'c1', actor: { kin
 const checkpointIdFor = (callId: string) => `cp:${callId}`;
 
 function setup() {
-  const workspace = new FakeWorkspace();
+  // A clock that moves one second per write, so "most recently changed first" has no ties.
+  let tick = 0;
+  const now = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString();
+  const workspace = new FakeWorkspace({ now });
   const registry = new ToolRegistry(
     createWorkspaceTools({ commands: workspace, reader: workspace, readModel: workspace, checkpointIdFor }),
   );
@@ -247,10 +250,10 @@ describe('workspace agent tools (document, flow, asset)', () => {
     const byText = ok(await call('asset.search', { text: 'dawn' }, 0, 6));
     const titles = (o: Record<string, unknown>) => (o.artifacts as Array<{ title: string }>).map((a) => a.title);
     expect([titles(all), titles(images), titles(mineOnly), titles(found), titles(byText)]).toEqual([
-      ['Storyboard', 'Lighthouse photo'],
+      ['Lighthouse photo', 'Storyboard'],
       ['Lighthouse photo'],
       ['Storyboard'],
-      ['Storyboard', 'Lighthouse photo'],
+      ['Lighthouse photo', 'Storyboard'],
       ['Storyboard'],
     ]);
     expect(all).not.toHaveProperty('artifact');
