@@ -48,6 +48,9 @@ export interface SubscribeOptions {
 
 export type EventHandler = (event: EventEnvelope) => Promise<void> | void;
 
+/** A page of events in global order, handled as one (a projector applies it in one batch). */
+export type EventBatchHandler = (events: readonly EventEnvelope[]) => Promise<void> | void;
+
 export interface Subscription {
   /** Resolves once the subscription has read everything that existed when it started. */
   readonly caughtUp: Promise<void>;
@@ -80,6 +83,12 @@ export interface EventStore {
   /** Position of the last event in the store, or undefined when empty. */
   headPosition(): Promise<Position | undefined>;
   subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription;
+  /**
+   * Optional, for adapters that read in pages: the same subscription, handing each page read to
+   * one call (every event once, in order). The position moves after the whole page, so a page
+   * whose handler failed comes again: the handler must be idempotent per event.
+   */
+  subscribeToAllInBatches?(options: SubscribeOptions, handler: EventBatchHandler): Subscription;
   getCheckpoint(subscriberId: string): Promise<Position | undefined>;
   saveCheckpoint(subscriberId: string, position: Position): Promise<void>;
   close(): Promise<void>;

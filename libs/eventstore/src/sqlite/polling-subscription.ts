@@ -1,6 +1,6 @@
 import { ValidationError, type EventEnvelope } from '@lomo/contracts';
 import { NudgeableWait } from '@lomo/resilience';
-import type { EventHandler, Position, SubscribeOptions, Subscription } from '../event-store.port';
+import type { EventBatchHandler, EventHandler, Position, SubscribeOptions, Subscription } from '../event-store.port';
 import type { FilterSql } from './event-filter-sql';
 import { formatPosition, parsePosition } from './sqlite-position';
 
@@ -32,7 +32,7 @@ const ignore = () => undefined;
 /**
  * Catches up in batches, then tails by polling with short read transactions (other processes'
  * appends) and wakes at once on appends made through the same store instance. One handler call
- * at a time, in global order; a durable subscriber's checkpoint is saved after each handled batch
+ * at a time (per event, or per batch read for `{ batch }`), in global order; a durable subscriber's checkpoint is saved after each handled batch
  * and when it stops.
  */
 export class PollingSubscription implements Subscription {
@@ -50,7 +50,7 @@ export class PollingSubscription implements Subscription {
     private readonly source: SubscriptionSource,
     private readonly options: SubscribeOptions,
     private readonly filter: FilterSql,
-    private readonly handler: EventHandler,
+    private readonly handler: EventHandler | { batch: EventBatchHandler },
     private readonly settings: PollingSettings,
     private readonly onEnd: (subscription: PollingSubscription) => void,
   ) {
@@ -109,11 +109,19 @@ export class PollingSubscription implements Subscription {
         // Cleared before reading: an append committed after this point wakes the next idle wait.
         this.waits.beginRound();
         const batch = this.source.readBatch(cursor, this.filter, this.batchSize);
-        for (let i = 0; i < batch.envelopes.length && !this.stopping; i += 1) {
-          await this.handler(batch.envelopes[i]);
-          cursor = batch.positions[i];
-          this.cursor = cursor;
-        }
+        const handler = this.handler;
+        if (typeof handler !== 'function') {
+          if (batch.envelopes.length > 0 && !this.stopping) {
+            await handler.batch(batch.envelopes);
+            cursor = batch.positions[batch.positions.length - 1];
+            this.cursor = cursor;
+          }
+        } else
+          for (let i = 0; i < batch.envelopes.length && !this.stopping; i += 1) {
+            await handler(batch.envelopes[i]);
+            cursor = batch.positions[i];
+            this.cursor = cursor;
+          }
         if (this.stopping) break;
         cursor = Math.max(cursor, batch.scannedTo);
         this.cursor = cursor;

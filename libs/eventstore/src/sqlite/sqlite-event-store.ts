@@ -10,6 +10,7 @@ import { actualRevision, expectationHolds, impliedFirstRevision, validateAppendR
 import { assertMaxCount, assertReadStreamOptions } from '../read-request';
 import type {
   AppendResult,
+  EventBatchHandler,
   EventHandler,
   EventStore,
   Position,
@@ -68,6 +69,18 @@ type AppendTransaction = (
   occurredAt: string,
 ) => AppendResult;
 
+/** An append waiting for the group commit (see `flushAppends`). */
+interface QueuedAppend {
+  streamId: string;
+  rows: readonly PreparedRow[];
+  expected: ExpectedRevision;
+  occurredAt: string;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { result: AppendResult } | { error: unknown };
+
 /**
  * EventStore on one SQLite file (WAL). Each instance owns one connection; any number of
  * instances, in this process or others, may share the file. Appends take the write lock with
@@ -79,6 +92,10 @@ export class SqliteEventStore implements EventStore, SubscriptionSource {
   private readonly statements: Statements;
   private readonly readAllStatements: ReadAllStatements;
   private readonly appendTransaction: AppendTransaction;
+  private readonly groupTransaction: (queue: readonly QueuedAppend[]) => Outcome[];
+  // Mutated, never reassigned: wrappers made with Object.create(store) (fault injection in tests
+  // and drills) call these methods with `this` = the wrapper, and must share the one queue.
+  private readonly queued: QueuedAppend[] = [];
   private readonly readBatchTransaction: (after: number, filter: FilterSql, limit: number) => EventBatch;
   private readonly now: () => Date;
   private readonly pollIntervalMs: number;
@@ -106,6 +123,18 @@ export class SqliteEventStore implements EventStore, SubscriptionSource {
           };
     const appendTransaction = this.db.transaction(body);
     this.appendTransaction = (...args) => appendTransaction.immediate(...args);
+    // Called inside the group's transaction, the same function runs as a savepoint: an append
+    // that fails rolls back alone and the others still commit.
+    const group = this.db.transaction((queue: readonly QueuedAppend[]) =>
+      queue.map<Outcome>((q) => {
+        try {
+          return { result: appendTransaction(q.streamId, q.rows, q.expected, q.occurredAt) };
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+    this.groupTransaction = (queue) => group.immediate(queue);
     // Deferred: the batch and the head come from one read snapshot, and no write lock is taken.
     const readBatchTransaction = this.db.transaction((after: number, filter: FilterSql, limit: number) =>
       this.readBatchRows(after, filter, limit),
@@ -127,16 +156,65 @@ export class SqliteEventStore implements EventStore, SubscriptionSource {
       data: JSON.stringify(event.data),
       metadata: JSON.stringify(event.metadata),
     }));
-    let result: AppendResult;
-    try {
-      result = this.appendTransaction(streamId, rows, expectedRevision, this.now().toISOString());
-    } catch (error) {
-      // An id already stored: the transaction was rolled back; decide repeat vs conflict.
-      if (isDuplicateEventIdError(error)) return this.repeatOrConflict(streamId, rows, expectedRevision);
-      throw mapSqliteError(error);
+    return new Promise<AppendResult>((resolve, reject) => {
+      const occurredAt = this.now().toISOString();
+      if (this.queued.push({ streamId, rows, expected: expectedRevision, occurredAt, resolve, reject }) === 1)
+        // After the microtask queue has drained: every promise chain that can reach an append
+        // without I/O has done so (reads here are synchronous), so concurrent callers share it.
+        process.nextTick(() => this.flushAppends());
+    });
+  }
+
+  /**
+   * Group commit: the appends made before the process next waits (a notice fan-out's, several
+   * workers') commit in one transaction, so one fsync makes them all durable. Each append is a
+   * savepoint of its own and keeps its own outcome (a conflict refuses that append only), and each
+   * caller hears only after the commit, so nothing is acknowledged before it is durable. One
+   * append alone takes the plain path.
+   */
+  private flushAppends(): void {
+    const queue = this.queued.splice(0);
+    if (this.closing !== undefined) {
+      for (const q of queue) q.reject(new StoreUnavailableError('The SQLite event store is closed'));
+      return;
     }
-    if (result.written) for (const listener of this.appendListeners) listener();
-    return result;
+    let outcomes: Outcome[];
+    if (queue.length === 1) outcomes = [this.appendOne(queue[0])];
+    else {
+      try {
+        outcomes = this.groupTransaction(queue);
+      } catch {
+        // The group's own transaction failed (nothing of it committed): each append on its own,
+        // so each caller gets its own error.
+        outcomes = queue.map((q) => this.appendOne(q));
+      }
+    }
+    let written = false;
+    for (let i = 0; i < queue.length; i += 1) {
+      const q = queue[i];
+      const outcome = outcomes[i];
+      if ('result' in outcome) {
+        written ||= outcome.result.written;
+        q.resolve(outcome.result);
+        continue;
+      }
+      try {
+        // An id already stored: its savepoint was rolled back; decide repeat vs conflict.
+        if (isDuplicateEventIdError(outcome.error)) q.resolve(this.repeatOrConflict(q.streamId, q.rows, q.expected));
+        else q.reject(mapSqliteError(outcome.error));
+      } catch (error) {
+        q.reject(error);
+      }
+    }
+    if (written) for (const listener of this.appendListeners) listener();
+  }
+
+  private appendOne(q: QueuedAppend): Outcome {
+    try {
+      return { result: this.appendTransaction(q.streamId, q.rows, q.expected, q.occurredAt) };
+    } catch (error) {
+      return { error };
+    }
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<EventEnvelope[]> {
@@ -192,6 +270,14 @@ export class SqliteEventStore implements EventStore, SubscriptionSource {
   }
 
   subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription {
+    return this.subscribe(options, handler);
+  }
+
+  subscribeToAllInBatches(options: SubscribeOptions, handler: EventBatchHandler): Subscription {
+    return this.subscribe(options, { batch: handler });
+  }
+
+  private subscribe(options: SubscribeOptions, handler: EventHandler | { batch: EventBatchHandler }): Subscription {
     this.assertOpen();
     const subscription = new PollingSubscription(
       this,

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError, StoreUnavailableError } from '@lomo/contracts';
 import { makeTempDir } from '../testing/sqlite-harness';
-import { newTurnStreamId, sampleEventsFor, turnLeased } from '../testing/sample-events';
+import { newTurnStreamId, sampleEventsFor, turnLeased, turnStarted } from '../testing/sample-events';
 import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
 import { DEFAULT_SYNCHRONOUS } from './sqlite-schema';
 
@@ -67,6 +68,86 @@ describe('SqliteEventStore specifics', () => {
     await expect(store.append(streamId, [turnLeased(2), turnLeased(3)], 1)).rejects.toThrow('crash before commit');
     expect(visibleAtHook).toEqual([0, 2]);
     expect(await observer.streamRevision(streamId)).toBe(1);
+  });
+
+  it('group commit: appends made together commit in one transaction, each with its own outcome', async () => {
+    const observer = open();
+    const poisoned = randomUUID();
+    const seenByOthers: number[] = [];
+    const store = open({
+      hooks: {
+        afterBeginBeforeCommit: ({ eventIds }) => {
+          seenByOthers.push(observer.head());
+          if (eventIds.includes(poisoned)) throw new Error('this append fails alone');
+        },
+      },
+    });
+    const taken = newTurnStreamId();
+    await store.append(taken, sampleEventsFor(taken, 1), 'no_stream');
+    seenByOthers.length = 0;
+    const fresh = Array.from({ length: 5 }, () => newTurnStreamId());
+    const poisonedStream = newTurnStreamId();
+    const repeated = sampleEventsFor(fresh[0], 1);
+    const outcomes = await Promise.allSettled([
+      ...fresh.map((id, i) => store.append(id, i === 0 ? repeated : sampleEventsFor(id, 2), 'no_stream')),
+      // A conflict, a failing append and a repeat in the same group refuse or no-op only themselves.
+      store.append(taken, [turnLeased(9)], 'no_stream'),
+      store.append(poisonedStream, [turnStarted(poisonedStream, poisoned)], 'no_stream'),
+      store.append(fresh[0], repeated, 'no_stream'),
+    ]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.written : o.reason.name))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      'ConcurrencyError',
+      'Error',
+      false,
+    ]);
+    // Each written append's hook ran before any of the group was visible to another connection.
+    expect(seenByOthers).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(observer.head()).toBe(1 + 1 + 4 * 2);
+    expect(await observer.streamRevision(poisonedStream)).toBe('no_stream');
+    expect(await observer.streamRevision(taken)).toBe(0);
+  });
+
+  it('group commit: appends to one stream in one group apply in call order', async () => {
+    const store = open();
+    const streamId = newTurnStreamId();
+    const results = await Promise.all(
+      [
+        store.append(streamId, [turnLeased(1)], 'no_stream'),
+        store.append(streamId, [turnLeased(2)], 0),
+        store.append(streamId, [turnLeased(3)], 0),
+      ].map((p) =>
+        p.then(
+          (r) => r.nextExpectedRevision,
+          (e: Error) => e.name,
+        ),
+      ),
+    );
+    expect(results).toEqual([0, 1, 'ConcurrencyError']);
+  });
+
+  it('subscribeToAllInBatches hands each page read to one call, in order, and checkpoints after it', async () => {
+    const store = open();
+    const streamId = newTurnStreamId();
+    await store.append(streamId, sampleEventsFor(streamId, 5), 'no_stream');
+    const pages: number[][] = [];
+    const subscribe = () =>
+      store.subscribeToAllInBatches({ subscriberId: 'pages', batchSize: 2 }, (page) => {
+        pages.push(page.map((e) => e.metadata.revision));
+      });
+    const first = subscribe();
+    await first.caughtUp;
+    await first.stop();
+    expect(pages).toEqual([[0, 1], [2, 3], [4]]);
+    await store.append(streamId, [turnLeased(5)], 4);
+    const again = subscribe();
+    await again.caughtUp;
+    await again.stop();
+    expect(pages.at(-1)).toEqual([5]);
   });
 
   it('reports a write lock held past the busy timeout as a retriable StoreUnavailableError', async () => {
