@@ -88,14 +88,17 @@ export class StoreProjectionFeed implements ProjectionFeed {
     const { events, runner } = this.options;
     // The runner's start-up sweep already caught up: a first subscription starts at the head.
     const resumeFrom = (await events.getCheckpoint(PROJECTOR_SUBSCRIBER)) === undefined ? 'end' : undefined;
-    this.subscription = events.subscribeToAll(
-      {
-        subscriberId: PROJECTOR_SUBSCRIBER,
-        fromPosition: resumeFrom,
-        filter: { streamPrefixes: categoriesOf(this.options.projections).map((c) => `${c}-`) },
-      },
-      (event) => runner.apply([event]),
-    );
+    const options = {
+      subscriberId: PROJECTOR_SUBSCRIBER,
+      fromPosition: resumeFrom,
+      filter: { streamPrefixes: categoriesOf(this.options.projections).map((c) => `${c}-`) },
+    };
+    // A page at once where the store reads in pages: a fan-out's 100 notices are one batch of the
+    // engine (one read-model write per document) instead of 100.
+    this.subscription =
+      events.subscribeToAllInBatches !== undefined
+        ? events.subscribeToAllInBatches(options, (page) => runner.apply(page))
+        : events.subscribeToAll(options, (event) => runner.apply([event]));
     this.subscription.done.catch((error: unknown) =>
       this.options.logger.error(
         { component: 'projector', error: error instanceof Error ? error.message : String(error) },

@@ -15,6 +15,8 @@ export interface TaskNoticeWriter {
   notice(workspaceId: string, taskId: string, command: NoticeArtifactChange): Promise<void>;
 }
 
+const DEFAULT_FANOUT_CONCURRENCY = 128;
+
 const randomIds: IdGenerator = { uuid: () => randomUUID() };
 
 /**
@@ -66,7 +68,11 @@ export interface NoticeFanoutDeps {
   workspace: Pick<DocumentStoreWorkspaceReadModel, 'artifactDocument' | 'versionDocuments' | 'readersOf'>;
   writer: TaskNoticeWriter;
   logger: Logger;
-  /** Notices appended at once (SQLite serialises them anyway; this bounds the reads in flight). */
+  /**
+   * Notices decided and appended at once (default 128). On SQLite the appends made together share
+   * one commit (the event store's group commit), so a fan-out to 100 tasks is one fsync, not 100;
+   * elsewhere this bounds the reads and writes in flight.
+   */
   concurrency?: number;
 }
 
@@ -115,15 +121,19 @@ export class NoticeFanout {
   }
 
   private async append(workspaceId: string, planned: readonly PlannedNotice[]): Promise<void> {
-    const concurrency = Math.max(1, this.deps.concurrency ?? 8);
+    const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_FANOUT_CONCURRENCY);
     let next = 0;
+    let failed = false;
     const worker = async () => {
-      while (next < planned.length) {
+      while (next < planned.length && !failed) {
         const { taskId, command } = planned[next++]!;
         try {
           await this.deps.writer.notice(workspaceId, taskId, command);
         } catch (error) {
-          if (!(error instanceof ForeignTaskError)) throw error;
+          if (!(error instanceof ForeignTaskError)) {
+            failed = true;
+            throw error;
+          }
           this.deps.logger.warn(
             { taskId, artifactId: command.artifactId },
             'notice for a task of another workspace skipped',
@@ -131,7 +141,11 @@ export class NoticeFanout {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, planned.length) }, worker));
+    // Settled, not raced: a failed fan-out returns only once the notices in flight are written or
+    // refused, so nothing of it still runs when the projector redoes the batch.
+    const settled = await Promise.allSettled(Array.from({ length: Math.min(concurrency, planned.length) }, worker));
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
   }
 }
 
