@@ -79,6 +79,16 @@ export interface WriteResult {
   version: number;
 }
 
+/** One compare-and-set write of `upsertMany`. */
+export interface ConditionalWrite {
+  document: DocumentInput;
+  /** As WriteOptions.expectedVersion. */
+  expectedVersion?: number;
+}
+
+/** What became of one write of `upsertMany`: its result, or the LomoError it met (others still apply). */
+export type ConditionalWriteOutcome = { ok: true; result: WriteResult } | { ok: false; error: Error };
+
 export type BulkOperation = { type: 'upsert'; document: DocumentInput } | { type: 'delete'; id: string };
 
 export interface BulkResult {
@@ -124,6 +134,13 @@ export interface DocumentStore {
   delete(collection: string, id: string, options?: WriteOptions): Promise<boolean>;
   find<T extends DocumentInput = DocumentInput>(collection: string, query?: FindQuery): Promise<Page<T>>;
   count(collection: string, filter?: Filter): Promise<number>;
+  /**
+   * Optional: several `upsert`s of one collection, each with its own compare-and-set and its own
+   * outcome (a conflict fails that write only), in order. Not atomic across writes; where the store
+   * can, they share one transaction, which is why it exists: a projector's live batch writes its
+   * documents in one commit instead of one each (bench/workspace-fanout.ts).
+   */
+  upsertMany?(collection: string, writes: readonly ConditionalWrite[]): Promise<ConditionalWriteOutcome[]>;
   /** Unconditional upserts and deletes, applied in order. */
   bulkWrite(collection: string, operations: readonly BulkOperation[]): Promise<BulkResult>;
   /** Creates what is missing; repeating a declaration is a no-op. Never drops an index. */

@@ -4,6 +4,8 @@ import {
   MAX_PAGE_SIZE,
   type BulkOperation,
   type BulkResult,
+  type ConditionalWrite,
+  type ConditionalWriteOutcome,
   type DocumentInput,
   type DocumentStore,
   type Filter,
@@ -14,7 +16,7 @@ import {
   type WriteOptions,
   type WriteResult,
 } from '../document-store.port';
-import { DocumentConflictError, InvalidQueryError } from '../document-store.errors';
+import { DocumentConflictError, InvalidQueryError, UniqueConstraintError } from '../document-store.errors';
 import { assertDocumentId, documentJson } from '../document-validation';
 import { planIndex } from '../index-spec';
 import { encodeCursor } from '../query/cursor';
@@ -121,7 +123,40 @@ export class SqliteDocumentStore implements DocumentStore {
     const { id, json } = documentJson(document);
     const expected = options.expectedVersion;
     checkExpectedVersion(expected);
-    return this.write(collection, () => {
+    return this.write(collection, () => this.upsertRow(collection, id, json, expected));
+  }
+
+  /** Every write in one transaction; a write that fails (a conflict) fails alone. */
+  async upsertMany(collection: string, writes: readonly ConditionalWrite[]): Promise<ConditionalWriteOutcome[]> {
+    assertCollectionName(collection);
+    if (!Array.isArray(writes) || writes.length > MAX_BATCH_SIZE) {
+      throw new InvalidQueryError(`upsertMany takes an array of at most ${MAX_BATCH_SIZE} writes`);
+    }
+    const prepared = writes.map((w) => {
+      checkExpectedVersion(w?.expectedVersion);
+      return { ...documentJson(w.document), expected: w.expectedVersion };
+    });
+    if (prepared.length === 0) return [];
+    return this.write(collection, () =>
+      this.db.transaction(() =>
+        prepared.map<ConditionalWriteOutcome>((w) => {
+          try {
+            return { ok: true, result: this.upsertRow(collection, w.id, w.json, w.expected) };
+          } catch (error) {
+            // A failed statement rolls back only itself; the transaction goes on with the others.
+            // Anything but this write's own refusal (busy, I/O) fails the call, as upsert would.
+            const mapped = mapSqliteError(error, collection);
+            if (mapped instanceof DocumentConflictError || mapped instanceof UniqueConstraintError)
+              return { ok: false, error: mapped };
+            throw mapped;
+          }
+        }),
+      )(),
+    );
+  }
+
+  private upsertRow(collection: string, id: string, json: string, expected: number | undefined): WriteResult {
+    {
       const table = tableName(collection);
       if (expected === undefined) {
         const version = this.statement(
@@ -146,7 +181,7 @@ export class SqliteDocumentStore implements DocumentStore {
       ).run(json, id, expected).changes;
       if (changed === 0) throw this.conflict(collection, id, expected);
       return { id, version: expected + 1 };
-    });
+    }
   }
 
   async delete(collection: string, id: string, options: WriteOptions = {}): Promise<boolean> {

@@ -121,6 +121,21 @@ export class AppliedStreams {
         );
       }
       for (const [, e] of dirty) e.dirty = false;
+    } else if (dirty.length > 1 && this.documents.upsertMany !== undefined) {
+      // One commit where the store can; a conflicted write goes the one-by-one way.
+      const outcomes = await this.documents.upsertMany(
+        this.collection,
+        dirty.map(([id, e]) => ({ document: this.toDocument(id, e), expectedVersion: e.version })),
+      );
+      for (let i = 0; i < dirty.length; i += 1) {
+        const [id, entry] = dirty[i];
+        const outcome = outcomes[i];
+        if (outcome.ok) {
+          entry.version = outcome.result.version;
+          entry.dirty = false;
+        } else if (outcome.error instanceof DocumentConflictError) await this.writeMonotonic(id, entry);
+        else throw outcome.error;
+      }
     } else {
       for (const [id, entry] of dirty) await this.writeMonotonic(id, entry);
     }

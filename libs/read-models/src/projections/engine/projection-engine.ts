@@ -251,44 +251,63 @@ export class ProjectionEngine {
 
   /** Compare-and-set per document; on a conflict, re-read and replay this batch's events on it. */
   private async writeLive(slots: readonly DocumentSlot[]): Promise<ChangeNotice[]> {
+    const dirty = slots.filter((slot) => slot.dirty);
+    const { documents } = this.deps;
+    if (dirty.length > 1 && documents.upsertMany !== undefined) {
+      // One commit for the batch where the store can (SQLite); each write keeps its own
+      // compare-and-set, and a conflicted one goes the one-by-one way below.
+      const outcomes = await documents.upsertMany(
+        this.collection,
+        dirty.map((slot) => ({ document: documentOf(slot) as ProjectionDocument, expectedVersion: slot.version })),
+      );
+      for (let i = 0; i < dirty.length; i += 1) {
+        const outcome = outcomes[i];
+        if (outcome.ok) dirty[i].version = outcome.result.version;
+        else if (!(outcome.error instanceof DocumentConflictError)) throw outcome.error;
+        else if (await this.replayAfterConflict(dirty[i])) await this.writeWithRetry(dirty[i], 2);
+      }
+    } else for (const slot of dirty) await this.writeWithRetry(slot);
     const notices: ChangeNotice[] = [];
     for (const slot of slots) {
-      if (slot.dirty) await this.writeWithRetry(slot);
       const document = documentOf(slot);
       if (document !== undefined) notices.push(this.noticeFor(document));
     }
     return notices;
   }
 
-  private async writeWithRetry(slot: DocumentSlot): Promise<void> {
-    const { documents } = this.deps;
-    for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt += 1) {
+  private async writeWithRetry(slot: DocumentSlot, firstAttempt = 1): Promise<void> {
+    for (let attempt = firstAttempt; attempt <= MAX_WRITE_ATTEMPTS; attempt += 1) {
       try {
-        const written = await documents.upsert(this.collection, documentOf(slot) as ProjectionDocument, {
+        const written = await this.deps.documents.upsert(this.collection, documentOf(slot) as ProjectionDocument, {
           expectedVersion: slot.version,
         });
         slot.version = written.version;
         return;
       } catch (error) {
         if (!(error instanceof DocumentConflictError)) throw error;
-        this.result.conflicts += 1;
-        const stored = await documents.get<ProjectionDocument>(this.collection, slot.id);
-        slot.version = stored?._version ?? 0;
-        let replayed = stored === undefined ? undefined : withoutVersion(stored);
-        let changed = false;
-        for (const event of slot.applied) {
-          const { streamId, revision } = event.metadata;
-          if (replayed !== undefined && revisionIn(replayed._streams, streamId) >= revision) continue;
-          replayed = evolveDocument(this.definition, replayed, slot.id, event);
-          changed = true;
-        }
-        slot.document = replayed;
-        slot.streams = { ...replayed?._streams };
         // The other writer applied everything this batch had: nothing is left to write.
-        if (!changed) return;
+        if (!(await this.replayAfterConflict(slot))) return;
       }
     }
     throw new ProjectionWriteConflictError(this.collection, slot.id, MAX_WRITE_ATTEMPTS);
+  }
+
+  /** Re-reads a document another writer changed and replays this batch's events on it; false = nothing left to write. */
+  private async replayAfterConflict(slot: DocumentSlot): Promise<boolean> {
+    this.result.conflicts += 1;
+    const stored = await this.deps.documents.get<ProjectionDocument>(this.collection, slot.id);
+    slot.version = stored?._version ?? 0;
+    let replayed = stored === undefined ? undefined : withoutVersion(stored);
+    let changed = false;
+    for (const event of slot.applied) {
+      const { streamId, revision } = event.metadata;
+      if (replayed !== undefined && revisionIn(replayed._streams, streamId) >= revision) continue;
+      replayed = evolveDocument(this.definition, replayed, slot.id, event);
+      changed = true;
+    }
+    slot.document = replayed;
+    slot.streams = { ...replayed?._streams };
+    return changed;
   }
 
   private noticeFor(document: ProjectionDocument): ChangeNotice {

@@ -110,5 +110,45 @@ export function conditionalWriteContract(
       await expectCode(store().upsert(c, { _id: 'a' }, { expectedVersion: -1 }), 'INVALID_QUERY');
       await expectCode(store().upsert(c, { _id: 'a' }, { expectedVersion: 1.5 }), 'INVALID_QUERY');
     });
+
+    describe('upsertMany (optional: a store without it is written one upsert at a time)', () => {
+      const many = () => {
+        const s = store();
+        return s.upsertMany === undefined ? undefined : s.upsertMany.bind(s);
+      };
+
+      it('each write keeps its own compare-and-set: a conflicted one fails alone, the others apply, in order', async () => {
+        const upsertMany = many();
+        if (upsertMany === undefined) return;
+        const c = collection('cas_many');
+        await store().upsert(c, { _id: 'b', n: 1 });
+        const outcomes = await upsertMany(c, [
+          { document: { _id: 'a', n: 1 }, expectedVersion: 0 },
+          { document: { _id: 'b', n: 99 }, expectedVersion: 0 },
+          { document: { _id: 'c', n: 1 } },
+          { document: { _id: 'a', n: 2 }, expectedVersion: 1 },
+        ]);
+        expect(outcomes.map((o) => (o.ok ? o.result : (o.error as { code?: unknown }).code))).toEqual([
+          { id: 'a', version: 1 },
+          'DOCUMENT_CONFLICT',
+          { id: 'c', version: 1 },
+          { id: 'a', version: 2 },
+        ]);
+        expect(await store().get(c, 'a')).toEqual({ _id: 'a', n: 2, _version: 2 });
+        expect(await store().get(c, 'b')).toEqual({ _id: 'b', n: 1, _version: 1 });
+      });
+
+      it('a malformed write refuses the whole call with a typed error and writes nothing', async () => {
+        const upsertMany = many();
+        if (upsertMany === undefined) return;
+        const c = collection('cas_many');
+        await expectCode(
+          upsertMany(c, [{ document: { _id: 'ok', n: 1 } }, { document: { _id: 'bad', n: 1 }, expectedVersion: -1 }]),
+          'INVALID_QUERY',
+        );
+        expect(await store().get(c, 'ok')).toBeUndefined();
+        expect(await upsertMany(c, [])).toEqual([]);
+      });
+    });
   });
 }
