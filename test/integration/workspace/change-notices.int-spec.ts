@@ -119,6 +119,44 @@ describe('change notices: coalescing, crash-safe fan-out, no wake-ups, shown in 
     await restarted.close();
   });
 
+  it('the notice writer keeps task streams folded: it reads only their tail and decides on what other writers appended meanwhile', async () => {
+    const doc = await artifacts.createDocument({ by: person });
+    const taskId = await createTask(harness.store, WS, 'Storyboard');
+    await calls.read(taskId, doc, 1);
+    const reads: Array<number | string | undefined> = [];
+    const spied = Object.create(harness.store) as typeof harness.store;
+    spied.readStream = (streamId, options) => {
+      if (streamId === streams.task(taskId)) reads.push(options?.fromRevision);
+      return harness.store.readStream(streamId, options);
+    };
+    const cached = new EventStoreTaskNoticeWriter(spied);
+    const other = new EventStoreTaskNoticeWriter(harness.store); // another projector instance
+    const notice = (toVersion: number): NoticeArtifactChange => ({
+      type: 'NoticeArtifactChange',
+      noticeId: noticeIdFor(taskId, doc, toVersion),
+      artifactId: doc,
+      fromVersion: 1,
+      toVersion,
+      by: person,
+      nodes: [],
+      summary: `edit to v${toVersion}`,
+    });
+    await cached.notice(WS, taskId, notice(2));
+    await other.notice(WS, taskId, notice(3));
+    // The cached fold is one event behind: it folds the other writer's widening, so v3 is a repeat.
+    await cached.notice(WS, taskId, notice(3));
+    await cached.notice(WS, taskId, notice(4));
+    const task = await harness.read(streams.task(taskId));
+    expect(ofType(task, 'ArtifactChangeNoticed')).toHaveLength(1);
+    expect(ofType(task, 'ArtifactChangeNoticeWidened').map((e) => e.data)).toEqual([
+      expect.objectContaining({ toVersion: 3 }),
+      expect.objectContaining({ toVersion: 4 }),
+    ]);
+    // The first notice read the whole stream (from 0); later ones only what came after the fold.
+    expect(reads[0]).toBe(0);
+    expect(reads.slice(1).every((from) => typeof from === 'number' && from > 0)).toBe(true);
+  });
+
   it('a notice wakes no worker', async () => {
     const model = new ScriptedModelProvider();
     const { runtime } = harness.executor('executor-a', model);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { handleCommand } from '@lomo/command-handling';
-import { streams, type IdGenerator } from '@lomo/contracts';
-import { taskDecider, taskEventTypes, type NoticeArtifactChange } from '@lomo/domain';
+import { AggregateStream, DEFAULT_CONFLICT_ATTEMPTS } from '@lomo/command-handling';
+import { ConcurrencyError, streams, type IdGenerator, type WriteMetadata } from '@lomo/contracts';
+import { taskDecider, taskEventTypes, type NoticeArtifactChange, type TaskEvent, type TaskState } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
 import type { Logger } from '@lomo/observability';
 import type { ChangeNotice, ChangeNoticeSink, DocumentStore } from '@lomo/read-models';
@@ -25,36 +25,69 @@ const randomIds: IdGenerator = { uuid: () => randomUUID() };
  * fan-out redone after a crash appends only what is missing. A task of another workspace, or one
  * that does not exist, is skipped: the reference came from that workspace's own events, so this
  * only guards against a forged id.
+ *
+ * Task streams stay folded between notices (least recently used out first), so a notice reads
+ * only what was appended to its task since the last one: a task with a long history costs the
+ * same as a new one (bench/workspace-fanout.ts). The append is fenced at the revision decided on,
+ * so a stale cache can only lose a race and fold the rest, never write on an old state.
  */
 export class EventStoreTaskNoticeWriter implements TaskNoticeWriter {
+  private readonly folded = new Map<string, TaskStream>();
+
   constructor(
     private readonly events: EventStore,
     private readonly ids: IdGenerator = randomIds,
+    private readonly options: { maxCachedTasks?: number; maxAttempts?: number } = {},
   ) {}
 
   async notice(workspaceId: string, taskId: string, command: NoticeArtifactChange): Promise<void> {
-    await handleCommand(
-      this.events,
-      streams.task(taskId),
-      taskDecider,
-      (state) => (state.status === 'none' ? [] : [command]),
-      {
-        eventTypes: taskEventTypes,
-        ids: this.ids,
-        metadata: {
-          correlationId: `notice-${command.noticeId}`,
-          causationId: null,
-          workspaceId,
-          actor: { kind: 'system', component: 'workspace-notices' },
-        },
-        guard: (stream) => {
-          if (stream.workspaceId !== undefined && stream.workspaceId !== workspaceId)
-            throw new ForeignTaskError(taskId);
-        },
-      },
-    );
+    const maxAttempts = this.options.maxAttempts ?? DEFAULT_CONFLICT_ATTEMPTS;
+    const stream = this.take(taskId);
+    for (let attempt = 1; ; attempt += 1) {
+      await stream.catchUp(this.events);
+      if (stream.workspaceId !== undefined && stream.workspaceId !== workspaceId) throw new ForeignTaskError(taskId);
+      if (stream.state.status === 'none') return;
+      const decided = taskDecider.decide(command, stream.state);
+      if (decided.length === 0) return;
+      try {
+        await stream.append(this.events, decided, this.metadata(workspaceId, command), this.ids);
+        return;
+      } catch (error) {
+        // Another writer got there first: fold what it wrote and decide again.
+        if (!(error instanceof ConcurrencyError) || attempt >= maxAttempts) {
+          this.folded.delete(taskId);
+          throw error;
+        }
+      }
+    }
+  }
+
+  private take(taskId: string): TaskStream {
+    const streamId = streams.task(taskId);
+    let stream = this.folded.get(taskId);
+    if (stream === undefined) stream = new AggregateStream(streamId, taskDecider, taskEventTypes);
+    else this.folded.delete(taskId);
+    this.folded.set(taskId, stream);
+    const max = this.options.maxCachedTasks ?? DEFAULT_CACHED_TASKS;
+    for (const oldest of this.folded.keys()) {
+      if (this.folded.size <= max) break;
+      this.folded.delete(oldest);
+    }
+    return stream;
+  }
+
+  private metadata(workspaceId: string, command: NoticeArtifactChange): WriteMetadata {
+    return {
+      correlationId: `notice-${command.noticeId}`,
+      causationId: null,
+      workspaceId,
+      actor: { kind: 'system', component: 'workspace-notices' },
+    };
   }
 }
+
+type TaskStream = AggregateStream<TaskEvent, TaskState>;
+const DEFAULT_CACHED_TASKS = 10_000;
 
 class ForeignTaskError extends Error {
   constructor(readonly taskId: string) {
