@@ -45,16 +45,15 @@ describe('a batch that fails half-way is redone completely on redelivery', () =>
     };
     // A batch of several documents goes through upsertMany: the same fifth write fails there, after
     // the writes before it in the call were applied (the port promises no atomicity across writes).
-    const upsertMany = documents.upsertMany?.bind(documents);
-    if (upsertMany !== undefined)
-      documents.upsertMany = async (collection: string, writes: readonly ConditionalWrite[]) => {
-        if (collection !== physicalCollection(tasksProjection)) return upsertMany(collection, writes);
-        const failsAt = failures < 5 && failures + writes.length >= 5 ? 5 - failures - 1 : -1;
-        failures += writes.length;
-        if (failsAt === -1) return upsertMany(collection, writes);
-        await upsertMany(collection, writes.slice(0, failsAt));
-        throw new DocumentStoreUnavailableError('disk gone for a moment');
-      };
+    const upsertMany = documents.upsertMany.bind(documents);
+    documents.upsertMany = async (collection: string, writes: readonly ConditionalWrite[]) => {
+      if (collection !== physicalCollection(tasksProjection)) return upsertMany(collection, writes);
+      const failsAt = failures < 5 && failures + writes.length >= 5 ? 5 - failures - 1 : -1;
+      failures += writes.length;
+      if (failsAt === -1) return upsertMany(collection, writes);
+      await upsertMany(collection, writes.slice(0, failsAt));
+      throw new DocumentStoreUnavailableError('disk gone for a moment');
+    };
     const live = new LiveInstance(documents, fixture.events);
     const log = await fixture.events.readAll();
     const batchesOf = (size: number) =>

@@ -135,12 +135,13 @@ export interface DocumentStore {
   find<T extends DocumentInput = DocumentInput>(collection: string, query?: FindQuery): Promise<Page<T>>;
   count(collection: string, filter?: Filter): Promise<number>;
   /**
-   * Optional: several `upsert`s of one collection, each with its own compare-and-set and its own
-   * outcome (a conflict fails that write only), in order. Not atomic across writes; where the store
-   * can, they share one transaction, which is why it exists: a projector's live batch writes its
-   * documents in one commit instead of one each (bench/workspace-fanout.ts).
+   * Several `upsert`s of one collection, each with its own compare-and-set and its own outcome (a
+   * conflict or unique violation fails that write only), in order; a malformed write refuses the
+   * call before anything is written. Not atomic across writes; where the store can (SQLite) they
+   * share one transaction, which is why it exists: a projector's live batch writes its documents
+   * in one commit instead of one each (bench/workspace-fanout.ts).
    */
-  upsertMany?(collection: string, writes: readonly ConditionalWrite[]): Promise<ConditionalWriteOutcome[]>;
+  upsertMany(collection: string, writes: readonly ConditionalWrite[]): Promise<ConditionalWriteOutcome[]>;
   /** Unconditional upserts and deletes, applied in order. */
   bulkWrite(collection: string, operations: readonly BulkOperation[]): Promise<BulkResult>;
   /** Creates what is missing; repeating a declaration is a no-op. Never drops an index. */

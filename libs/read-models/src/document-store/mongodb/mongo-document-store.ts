@@ -11,6 +11,8 @@ import {
   MAX_PAGE_SIZE,
   type BulkOperation,
   type BulkResult,
+  type ConditionalWrite,
+  type ConditionalWriteOutcome,
   type DocumentInput,
   type DocumentStore,
   type Filter,
@@ -123,6 +125,34 @@ export class MongoDocumentStore implements DocumentStore {
       const row = byId.get(id);
       return row ? [toDocument<T>(row)] : [];
     });
+  }
+
+  /**
+   * One upsert after another (each its own round trip and compare-and-set): MongoDB has no
+   * conditional bulk write that reports a conflict per document. Validated before the first write.
+   */
+  async upsertMany(collection: string, writes: readonly ConditionalWrite[]): Promise<ConditionalWriteOutcome[]> {
+    assertCollectionName(collection);
+    if (!Array.isArray(writes) || writes.length > MAX_BATCH_SIZE) {
+      throw new InvalidQueryError(`upsertMany takes an array of at most ${MAX_BATCH_SIZE} writes`);
+    }
+    for (const w of writes) {
+      documentBody(w?.document);
+      checkExpectedVersion(w.expectedVersion);
+    }
+    const outcomes: ConditionalWriteOutcome[] = [];
+    for (const w of writes) {
+      try {
+        outcomes.push({
+          ok: true,
+          result: await this.upsert(collection, w.document, { expectedVersion: w.expectedVersion }),
+        });
+      } catch (error) {
+        if (!(error instanceof DocumentConflictError || error instanceof UniqueConstraintError)) throw error;
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
   }
 
   async upsert(collection: string, document: DocumentInput, options: WriteOptions = {}): Promise<WriteResult> {

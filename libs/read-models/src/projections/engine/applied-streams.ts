@@ -121,7 +121,7 @@ export class AppliedStreams {
         );
       }
       for (const [, e] of dirty) e.dirty = false;
-    } else if (dirty.length > 1 && this.documents.upsertMany !== undefined) {
+    } else if (dirty.length > 1) {
       // One commit where the store can; a conflicted write goes the one-by-one way.
       const outcomes = await this.documents.upsertMany(
         this.collection,

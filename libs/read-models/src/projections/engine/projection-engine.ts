@@ -253,7 +253,7 @@ export class ProjectionEngine {
   private async writeLive(slots: readonly DocumentSlot[]): Promise<ChangeNotice[]> {
     const dirty = slots.filter((slot) => slot.dirty);
     const { documents } = this.deps;
-    if (dirty.length > 1 && documents.upsertMany !== undefined) {
+    if (dirty.length > 1) {
       // One commit for the batch where the store can (SQLite); each write keeps its own
       // compare-and-set, and a conflicted one goes the one-by-one way below.
       const outcomes = await documents.upsertMany(

@@ -111,15 +111,10 @@ export function conditionalWriteContract(
       await expectCode(store().upsert(c, { _id: 'a' }, { expectedVersion: 1.5 }), 'INVALID_QUERY');
     });
 
-    describe('upsertMany (optional: a store without it is written one upsert at a time)', () => {
-      const many = () => {
-        const s = store();
-        return s.upsertMany === undefined ? undefined : s.upsertMany.bind(s);
-      };
+    describe('upsertMany', () => {
+      const upsertMany = (...args: Parameters<DocumentStore['upsertMany']>) => store().upsertMany(...args);
 
       it('each write keeps its own compare-and-set: a conflicted one fails alone, the others apply, in order', async () => {
-        const upsertMany = many();
-        if (upsertMany === undefined) return;
         const c = collection('cas_many');
         await store().upsert(c, { _id: 'b', n: 1 });
         const outcomes = await upsertMany(c, [
@@ -139,8 +134,6 @@ export function conditionalWriteContract(
       });
 
       it('a malformed write refuses the whole call with a typed error and writes nothing', async () => {
-        const upsertMany = many();
-        if (upsertMany === undefined) return;
         const c = collection('cas_many');
         await expectCode(
           upsertMany(c, [{ document: { _id: 'ok', n: 1 } }, { document: { _id: 'bad', n: 1 }, expectedVersion: -1 }]),
