@@ -1,0 +1,5 @@
+export * from './provider';
+export * from './job';
+export * from './account';
+export * from './openai';
+export * from './simulated';

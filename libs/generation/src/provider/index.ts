@@ -1,0 +1,2 @@
+export * from './generation-provider.port';
+export * from './generation-errors';
