@@ -8,6 +8,8 @@ export * as mainEvents from './events/main';
 export * as taskEvents from './events/task';
 export * as turnEvents from './events/turn';
 export * as artifactEvents from './events/artifact';
+export * as generationEvents from './events/generation';
+export * as accountEvents from './events/account';
 export {
   artifactKind,
   artifactAuthor,

@@ -3,6 +3,8 @@ import * as main from './events/main';
 import * as task from './events/task';
 import * as turn from './events/turn';
 import * as artifact from './events/artifact';
+import * as generation from './events/generation';
+import * as account from './events/account';
 import type { StreamCategory } from './streams';
 import { deterministicUuid } from './ids';
 
@@ -233,6 +235,73 @@ export const eventDefinitions = [
     'ArtifactDeleted',
     artifact.ArtifactDeleted,
     'The artefact was deleted after a recorded confirmation.',
+  ),
+  // generation-{jobId}
+  def(
+    'generation',
+    'GenerationRequested',
+    generation.GenerationRequested,
+    'A paid media job was requested for one tool call (its first event is the uniqueness constraint).',
+  ),
+  def(
+    'generation',
+    'GenerationSubmitted',
+    generation.GenerationSubmitted,
+    'The upstream accepted the job; its id is recorded once.',
+  ),
+  def(
+    'generation',
+    'GenerationProgressed',
+    generation.GenerationProgressed,
+    "The job's progress rose (coalesced ticks).",
+  ),
+  def(
+    'generation',
+    'GenerationCompleted',
+    generation.GenerationCompleted,
+    'The job finished and its result became an artefact.',
+  ),
+  def(
+    'generation',
+    'GenerationFailed',
+    generation.GenerationFailed,
+    'The job failed, was refused, cancelled or its outcome is unknown.',
+  ),
+  def(
+    'generation',
+    'GenerationCharged',
+    generation.GenerationCharged,
+    "The job's record of its charge on the account ledger.",
+  ),
+  def(
+    'generation',
+    'GenerationRefunded',
+    generation.GenerationRefunded,
+    "The job's record of its refund on the account ledger.",
+  ),
+  // account-{workspaceId}
+  def('account', 'QuoteIssued', account.QuoteIssued, 'A price was quoted for one generation job.'),
+  def('account', 'QuoteApproved', account.QuoteApproved, 'A person approved a quote.'),
+  def('account', 'BudgetApproved', account.BudgetApproved, 'A person approved a budget for paid work.'),
+  def(
+    'account',
+    'LimitsSet',
+    account.LimitsSet,
+    'A person set the auto-approve limits and the time zone of the daily limit.',
+  ),
+  def('account', 'FundsReserved', account.FundsReserved, 'Money was held for one job before its submit.'),
+  def(
+    'account',
+    'ReservationReleased',
+    account.ReservationReleased,
+    'A reservation that never reached submit was released.',
+  ),
+  def('account', 'JobCharged', account.JobCharged, "A submitted job's reservation became a charge."),
+  def(
+    'account',
+    'JobRefunded',
+    account.JobRefunded,
+    'A charged job failed or its outcome is unknown: the charge was refunded.',
   ),
 ] as const;
 

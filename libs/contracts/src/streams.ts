@@ -27,6 +27,10 @@ export const streams = {
   task: (taskId: string) => `task-${taskId}`,
   turn: (turnId: string) => `turn-${turnId}`,
   artifact: (artifactId: string) => `artifact-${artifactId}`,
+  /** One paid media job; jobId derives from (workspaceId, idempotencyKey) (libs/generation/src/job/job-ids.ts). */
+  generation: (jobId: string) => `generation-${jobId}`,
+  /** The workspace's money ledger: quotes, approvals, reservations, charges, refunds, limits. */
+  account: (workspaceId: string) => `account-${workspaceId}`,
   /**
    * The marker of one message a client sent with its own id: created with "no stream" expected, it
    * is the uniqueness check that makes a retried request return the first result (DESIGN.md §4).

@@ -11,6 +11,19 @@ const MSG2 = '8e3b0d2f-4a5c-4b6d-8e7f-2a3b4c5d6e7f';
 const CP = '9f4c1e3a-5b6d-4c7e-8f9a-3b4c5d6e7f80';
 const CALL = `${TURN}:1:0`;
 const HASH = 'a'.repeat(64);
+const JOB = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+const ART = 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e';
+const ENTRY = 'c3d4e5f6-a7b8-4c9d-8e1f-2a3b4c5d6e7f';
+const AT = '2026-11-30T08:00:00.000Z';
+const QUOTE = {
+  quoteId: 'd4e5f6a7-b8c9-4d0e-8f2a-3b4c5d6e7f80',
+  provider: 'simulated',
+  units: 1,
+  unit: 'image',
+  unitPriceMinor: 400,
+  amountMinor: 400,
+  currency: 'USD',
+};
 
 export const sampleIds = { taskId: T, turnId: TURN, messageId: MSG, checkpointId: CP, callId: CALL } as const;
 
@@ -329,5 +342,145 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
   ArtifactDeleted: {
     valid: { by: { kind: 'user', userId: 'u1' }, confirmation: { kind: 'checkpoint', taskId: T, checkpointId: CP } },
     invalid: [{ by: { kind: 'user', userId: 'u1' }, confirmation: { kind: 'none' } }],
+  },
+  GenerationRequested: {
+    valid: {
+      jobId: JOB,
+      workspaceId: 'ws1',
+      taskId: T,
+      turnId: TURN,
+      callId: CALL,
+      provider: 'simulated',
+      kind: 'image',
+      operation: 'image.generate',
+      params: { prompt: 'A poster of the harbour at dawn', options: { size: '1024x1024' } },
+      quote: QUOTE,
+      requestedAt: AT,
+    },
+    invalid: [
+      {
+        jobId: JOB,
+        workspaceId: 'ws1',
+        taskId: T,
+        turnId: TURN,
+        callId: `${CALL}:2`,
+        provider: 'simulated',
+        kind: 'image',
+        operation: 'image.generate',
+        params: { prompt: 'A poster', options: {} },
+        quote: QUOTE,
+        requestedAt: AT,
+      },
+      {
+        jobId: JOB,
+        workspaceId: 'ws1',
+        taskId: T,
+        turnId: TURN,
+        callId: CALL,
+        provider: 'simulated',
+        kind: 'hologram',
+        operation: 'image.generate',
+        params: { prompt: 'A poster', options: {} },
+        quote: { ...QUOTE, amountMinor: 1.5 },
+        requestedAt: AT,
+      },
+    ],
+  },
+  GenerationSubmitted: {
+    valid: { upstreamJobId: 'sim-123', submittedAt: AT },
+    invalid: [{ upstreamJobId: '', submittedAt: AT }],
+  },
+  GenerationProgressed: {
+    valid: { progress: 40, status: 'processing', source: 'callback', callbackEventId: 'evt-1', observedAt: AT },
+    invalid: [
+      { progress: 101, status: 'processing', source: 'poll', observedAt: AT },
+      { progress: 10, status: 'completed', source: 'poll', observedAt: AT },
+    ],
+  },
+  GenerationCompleted: {
+    valid: { result: { hash: HASH, bytes: 2048, contentType: 'image/png' }, artifactId: ART, completedAt: AT },
+    invalid: [{ result: { hash: 'x', bytes: 1, contentType: 'image/png' }, artifactId: ART, completedAt: AT }],
+  },
+  GenerationFailed: {
+    valid: { reason: 'submit_timeout', message: 'No upstream id within the submit timeout', failedAt: AT },
+    invalid: [{ reason: 'bad_luck', message: 'x', failedAt: AT }],
+  },
+  GenerationCharged: {
+    valid: { entryId: ENTRY, amountMinor: 400, currency: 'USD', chargedAt: AT },
+    invalid: [{ entryId: ENTRY, amountMinor: -1, currency: 'USD', chargedAt: AT }],
+  },
+  GenerationRefunded: {
+    valid: { entryId: ENTRY, amountMinor: 400, currency: 'USD', reason: 'outcome_unknown', refundedAt: AT },
+    invalid: [{ entryId: ENTRY, amountMinor: 400, currency: 'usd', reason: 'outcome_unknown', refundedAt: AT }],
+  },
+  QuoteIssued: {
+    valid: { quote: QUOTE, jobId: JOB, taskId: T, callId: CALL, issuedAt: AT },
+    invalid: [{ quote: { ...QUOTE, currency: 'dollars' }, jobId: JOB, taskId: T, callId: CALL, issuedAt: AT }],
+  },
+  QuoteApproved: {
+    valid: { quoteId: QUOTE.quoteId, approvedBy: 'u1', checkpointId: CP, approvedAt: AT },
+    invalid: [{ quoteId: QUOTE.quoteId, approvedBy: 'The Agent', approvedAt: AT }],
+  },
+  BudgetApproved: {
+    valid: { budgetId: MSG2, taskId: T, amountMinor: 5000, currency: 'USD', approvedBy: 'u1', approvedAt: AT },
+    invalid: [{ budgetId: MSG2, amountMinor: 50.5, currency: 'USD', approvedBy: 'u1', approvedAt: AT }],
+  },
+  LimitsSet: {
+    valid: {
+      currency: 'USD',
+      perCallAutoApproveMinor: 500,
+      dailyAutoApproveMinor: 2000,
+      timeZone: 'Asia/Shanghai',
+      setBy: 'u1',
+      setAt: AT,
+    },
+    invalid: [
+      {
+        currency: 'USD',
+        perCallAutoApproveMinor: -5,
+        dailyAutoApproveMinor: 2000,
+        timeZone: 'Asia/Shanghai',
+        setBy: 'u1',
+        setAt: AT,
+      },
+    ],
+  },
+  FundsReserved: {
+    valid: {
+      entryId: ENTRY,
+      jobId: JOB,
+      quoteId: QUOTE.quoteId,
+      amountMinor: 400,
+      currency: 'USD',
+      authorization: 'auto_approved',
+      day: '2026-11-30',
+      reservedAt: AT,
+      expiresAt: '2026-11-30T09:00:00.000Z',
+    },
+    invalid: [
+      {
+        entryId: ENTRY,
+        jobId: JOB,
+        quoteId: QUOTE.quoteId,
+        amountMinor: 400,
+        currency: 'USD',
+        authorization: 'the_model_said_so',
+        day: '30/11/2026',
+        reservedAt: AT,
+        expiresAt: AT,
+      },
+    ],
+  },
+  ReservationReleased: {
+    valid: { entryId: ENTRY, jobId: JOB, amountMinor: 400, currency: 'USD', reason: 'expired', releasedAt: AT },
+    invalid: [{ entryId: ENTRY, jobId: JOB, amountMinor: 400, currency: 'USD', reason: 'whim', releasedAt: AT }],
+  },
+  JobCharged: {
+    valid: { entryId: ENTRY, jobId: JOB, amountMinor: 400, currency: 'USD', chargedAt: AT },
+    invalid: [{ entryId: 'e1', jobId: JOB, amountMinor: 400, currency: 'USD', chargedAt: AT }],
+  },
+  JobRefunded: {
+    valid: { entryId: ENTRY, jobId: JOB, amountMinor: 400, currency: 'USD', reason: 'upstream_failed', refundedAt: AT },
+    invalid: [{ entryId: ENTRY, jobId: JOB, amountMinor: 400, currency: 'USD', refundedAt: AT }],
   },
 };

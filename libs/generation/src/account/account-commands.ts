@@ -1,0 +1,67 @@
+import type { Actor } from '@lomo/contracts';
+import type { GenerationFailureReason, GenerationQuoteData } from '../job/job-events';
+import type { ReleaseReason } from './account-events';
+
+// Commands spell out their own fields; time arrives inside each (`at`, ISO 8601). Approvals name
+// the person (`approvedBy`, `setBy`) and the actor recording them (`by`): the agent never
+// approves, and a person approves only as themselves; a system component may record a person's
+// recorded decision (a resolved checkpoint).
+
+/** The price of one job, before anything is reserved; the same quote again is a no-op. */
+export type IssueQuote = {
+  type: 'IssueQuote';
+  quote: GenerationQuoteData;
+  jobId: string;
+  taskId: string;
+  callId: string;
+  at: string;
+};
+
+export type ApproveQuote = {
+  type: 'ApproveQuote';
+  quoteId: string;
+  approvedBy: string;
+  checkpointId?: string;
+  by: Actor;
+  at: string;
+};
+
+export type ApproveBudget = {
+  type: 'ApproveBudget';
+  budgetId: string;
+  taskId?: string;
+  amountMinor: number;
+  currency: string;
+  approvedBy: string;
+  by: Actor;
+  at: string;
+};
+
+export type SetLimits = {
+  type: 'SetLimits';
+  currency: string;
+  perCallAutoApproveMinor: number;
+  dailyAutoApproveMinor: number;
+  timeZone: string;
+  setBy: string;
+  by: Actor;
+  at: string;
+};
+
+/**
+ * Holds the quote's amount for the job before its submit: within the approved budgets, and
+ * either approved by a person or within the auto-approve limits. Once per job.
+ */
+export type ReserveFunds = { type: 'ReserveFunds'; jobId: string; quoteId: string; at: string; expiresAt: string };
+
+/** Returns a reservation that never reached submit (the job failed first, or it expired). */
+export type ReleaseReservation = { type: 'ReleaseReservation'; jobId: string; reason: ReleaseReason; at: string };
+
+/** The job was submitted: its reservation becomes a charge. */
+export type ChargeJob = { type: 'ChargeJob'; jobId: string; at: string };
+
+/** The charged job failed or its outcome is unknown: the whole charge goes back. */
+export type RefundJob = { type: 'RefundJob'; jobId: string; reason: GenerationFailureReason; at: string };
+
+export type AccountCommand =
+  IssueQuote | ApproveQuote | ApproveBudget | SetLimits | ReserveFunds | ReleaseReservation | ChargeJob | RefundJob;

@@ -1,0 +1,168 @@
+import { assertNever } from '@lomo/domain';
+import type { ChargeJob, RefundJob, ReleaseReservation, ReserveFunds } from './account-commands';
+import { AccountErrors, PaymentNotAuthorizedError, PaymentRefusals } from './account-errors';
+import type { AccountEvent } from './account-events';
+import { availableOf, instant, invalid, refuse, spentOf, totalsOf } from './account-guards';
+import { ledgerEntryId } from './account-ids';
+import { DEFAULT_TIME_ZONE, dayKey, type AccountState } from './account-state';
+import { dayInTimeZone } from './workspace-day';
+
+// The ledger of one job: reserved → released, or reserved → charged → refunded, one entry of each
+// kind at most (ids from (jobId, kind), ./account-ids.ts). Every command against an entry that
+// exists already decides nothing, so a repeated write is a no-op and, for every job,
+// charged − refunded is 0 or the quoted price.
+
+/**
+ * Holds the quoted amount before the submit. Refused, with nothing appended, unless it fits the
+ * approved budgets (reserved + spent + amount ≤ budgets) and either a person approved the quote
+ * or it is within the auto-approve limits: at most the per-call limit, and with the other
+ * auto-approved money of the workspace's day (in its time zone, at the command's time) at most
+ * the daily limit. The refusal carries the quote so the caller can ask the person at a
+ * checkpoint (DESIGN.md §5). A person's approval stands in for the auto-approve limits, never for
+ * the budget.
+ */
+export function reserveFunds(command: ReserveFunds, state: AccountState): AccountEvent[] {
+  if (state.jobs[command.jobId] !== undefined) return [];
+  const record = state.quotes[command.quoteId];
+  if (record === undefined)
+    return refuse(AccountErrors.QUOTE_NOT_FOUND, `No quote ${command.quoteId}`, { quoteId: command.quoteId });
+  if (record.jobId !== command.jobId)
+    return refuse(AccountErrors.QUOTE_MISMATCH, `Quote ${command.quoteId} is for job ${record.jobId}`, {
+      quoteId: command.quoteId,
+      jobId: command.jobId,
+    });
+  const reservedAt = instant(command.at);
+  const expiresAt = instant(command.expiresAt, 'expiresAt');
+  if (Date.parse(expiresAt) <= Date.parse(reservedAt)) invalid('A reservation expires after it is made');
+  const { amountMinor, currency } = record.quote;
+  const totals = totalsOf(state, currency);
+  const quote = { ...record.quote, jobId: record.jobId, taskId: record.taskId, callId: record.callId };
+  const availableMinor = availableOf(totals);
+  if (amountMinor > availableMinor)
+    throw new PaymentNotAuthorizedError(
+      PaymentRefusals.BUDGET_EXCEEDED,
+      `Quote ${command.quoteId} (${amountMinor} ${currency}) is more than the ${availableMinor} left of the approved budgets`,
+      { quote, availableMinor, budgetMinor: totals.budgetMinor, spentMinor: spentOf(totals) },
+    );
+  const limits = state.limits;
+  const day = dayInTimeZone(reservedAt, limits?.timeZone ?? DEFAULT_TIME_ZONE);
+  let authorization: 'quote_approved' | 'auto_approved' = 'quote_approved';
+  if (record.approval === null) {
+    const perCall = limits !== null && limits.currency === currency ? limits.perCallAutoApproveMinor : 0;
+    if (limits === null || limits.currency !== currency || amountMinor > perCall)
+      throw new PaymentNotAuthorizedError(
+        PaymentRefusals.QUOTE_NOT_APPROVED,
+        `Quote ${command.quoteId} (${amountMinor} ${currency}) needs a person's approval`,
+        { quote, perCallAutoApproveMinor: perCall },
+      );
+    const used = state.autoApprovedByDay[dayKey(currency, day)] ?? 0;
+    if (used + amountMinor > limits.dailyAutoApproveMinor)
+      throw new PaymentNotAuthorizedError(
+        PaymentRefusals.DAILY_LIMIT_EXCEEDED,
+        `Auto-approving quote ${command.quoteId} would pass the daily limit of ${day} (${used} of ${limits.dailyAutoApproveMinor} ${currency} used)`,
+        { quote, day, usedMinor: used, dailyAutoApproveMinor: limits.dailyAutoApproveMinor },
+      );
+    authorization = 'auto_approved';
+  }
+  const data = {
+    entryId: ledgerEntryId(command.jobId, 'reservation'),
+    jobId: command.jobId,
+    quoteId: command.quoteId,
+    amountMinor,
+    currency,
+    authorization,
+    day,
+    reservedAt,
+    expiresAt,
+  };
+  return [{ type: 'FundsReserved', data }];
+}
+
+/**
+ * Only a reservation that never became a charge goes back; anything else (nothing reserved, a
+ * charge, released already) decides nothing. "expired" is refused before the expiry.
+ */
+export function releaseReservation(command: ReleaseReservation, state: AccountState): AccountEvent[] {
+  const ledger = state.jobs[command.jobId];
+  if (ledger === undefined || ledger.status !== 'reserved') return [];
+  const releasedAt = instant(command.at);
+  if (command.reason === 'expired' && Date.parse(releasedAt) < Date.parse(ledger.expiresAt))
+    return refuse(
+      AccountErrors.RESERVATION_NOT_EXPIRED,
+      `The reservation of job ${command.jobId} holds until ${ledger.expiresAt}`,
+      {
+        jobId: command.jobId,
+        expiresAt: ledger.expiresAt,
+      },
+    );
+  const data = {
+    entryId: ledgerEntryId(command.jobId, 'release'),
+    jobId: command.jobId,
+    amountMinor: ledger.amountMinor,
+    currency: ledger.currency,
+    reason: command.reason,
+    releasedAt,
+  };
+  return [{ type: 'ReservationReleased', data }];
+}
+
+/** Charged on submit, from the reservation; a second charge does nothing. */
+export function chargeJob(command: ChargeJob, state: AccountState): AccountEvent[] {
+  const ledger = state.jobs[command.jobId];
+  if (ledger === undefined)
+    throw new PaymentNotAuthorizedError(PaymentRefusals.NO_RESERVATION, `Job ${command.jobId} holds no reservation`, {
+      jobId: command.jobId,
+    });
+  switch (ledger.status) {
+    case 'reserved':
+      return [
+        {
+          type: 'JobCharged',
+          data: {
+            entryId: ledgerEntryId(command.jobId, 'charge'),
+            jobId: command.jobId,
+            amountMinor: ledger.amountMinor,
+            currency: ledger.currency,
+            chargedAt: instant(command.at),
+          },
+        },
+      ];
+    case 'released':
+      return refuse(AccountErrors.RESERVATION_RELEASED, `The reservation of job ${command.jobId} was released`, {
+        jobId: command.jobId,
+      });
+    case 'charged':
+    case 'refunded':
+      return [];
+    default:
+      return assertNever(ledger, 'job ledger');
+  }
+}
+
+/** Returns the whole charge once; a refund without a charge does nothing. */
+export function refundJob(command: RefundJob, state: AccountState): AccountEvent[] {
+  const ledger = state.jobs[command.jobId];
+  if (ledger === undefined) return [];
+  switch (ledger.status) {
+    case 'reserved':
+    case 'released':
+    case 'refunded':
+      return [];
+    case 'charged':
+      return [
+        {
+          type: 'JobRefunded',
+          data: {
+            entryId: ledgerEntryId(command.jobId, 'refund'),
+            jobId: command.jobId,
+            amountMinor: ledger.amountMinor,
+            currency: ledger.currency,
+            reason: command.reason,
+            refundedAt: instant(command.at),
+          },
+        },
+      ];
+    default:
+      return assertNever(ledger, 'job ledger');
+  }
+}

@@ -1,0 +1,10 @@
+export * from './account-commands';
+export * from './account-events';
+export * from './account-state';
+export * from './account-errors';
+export * from './account-ids';
+export * from './account-queries';
+export * from './workspace-day';
+export * from './settle-job';
+export { accountDecider, decideAccount } from './account-decider';
+export { evolveAccount } from './account-evolve';

@@ -1,0 +1,79 @@
+import { deterministicUuid, streams } from '@lomo/contracts';
+import { deciderSpec, expectEventTypesOfCategory } from '@lomo/testing';
+import { at, callOf, genIds, jobHistory, jobOf, quoteOf, requestOf } from '../testing';
+import { generationJobDecider } from './job-decider';
+import { generationJobEventTypes } from './job-events';
+import { generationJobId } from './job-ids';
+
+const { given } = deciderSpec(generationJobDecider);
+
+describe('generation job: one request per (workspace, idempotency key)', () => {
+  it('the job stream holds exactly the registry’s generation events', () => {
+    expectEventTypesOfCategory('generation', generationJobEventTypes);
+  });
+
+  it('the job id derives from (workspace, idempotency key): same call, same job; another workspace or call, another job', () => {
+    const key = callOf(1, 0);
+    expect(generationJobId('ws1', key)).toBe(generationJobId('ws1', key));
+    expect(generationJobId('ws1', key)).toBe(deterministicUuid('lomo.generation.job', 'ws1', key));
+    expect(generationJobId('ws2', key)).not.toBe(generationJobId('ws1', key));
+    expect(generationJobId('ws1', callOf(1, 1))).not.toBe(generationJobId('ws1', key));
+    expect(streams.generation(jobOf(key))).toBe(`generation-${jobOf(key)}`);
+  });
+
+  it('a request records the order and its quote; its job id is the derived one', () => {
+    const request = requestOf();
+    given([])
+      .when(request)
+      .then([
+        {
+          type: 'GenerationRequested',
+          data: {
+            jobId: jobOf(),
+            workspaceId: genIds.workspace,
+            taskId: genIds.task,
+            turnId: genIds.turn,
+            callId: callOf(),
+            provider: 'simulated',
+            kind: 'image',
+            operation: 'image.generate',
+            params: request.params,
+            quote: quoteOf(jobOf()),
+            requestedAt: at(),
+          },
+        },
+      ]);
+  });
+
+  it('a repeat request is a no-op [] (the "no stream" append is the uniqueness constraint), even with other params', () => {
+    given(jobHistory(requestOf())).when(requestOf()).then([]);
+    given(jobHistory(requestOf()))
+      .when(requestOf({ prompt: 'Another prompt', amountMinor: 900, at: at(60) }))
+      .then([]);
+  });
+
+  it('a request for another call on an existing job stream is refused as a conflict', () => {
+    given(jobHistory(requestOf()))
+      .when(requestOf({ callId: callOf(2, 0) }))
+      .thenThrows('GENERATION_JOB_CONFLICT');
+  });
+
+  it('the idempotency key is the call id {turnId}:{step}:{index} of its turn, without the execution generation', () => {
+    given([])
+      .when({ ...requestOf(), callId: `${callOf(1, 0)}:2` })
+      .thenThrows('GENERATION_INVALID_COMMAND');
+    given([])
+      .when({ ...requestOf(), turnId: genIds.task })
+      .thenThrows('GENERATION_INVALID_COMMAND');
+  });
+
+  it('a request whose quote is from another provider or not in whole minor units is refused', () => {
+    const request = requestOf();
+    given([])
+      .when({ ...request, quote: { ...request.quote, provider: 'openai' } })
+      .thenThrows('GENERATION_INVALID_COMMAND');
+    given([])
+      .when({ ...request, quote: { ...request.quote, amountMinor: 1.5 } })
+      .thenThrows('GENERATION_INVALID_COMMAND');
+  });
+});

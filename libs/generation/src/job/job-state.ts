@@ -1,0 +1,85 @@
+import type {
+  GenerationFailureReason,
+  GenerationParamsData,
+  GenerationQuoteData,
+  MediaKindData,
+  ProgressSource,
+  ProgressStatus,
+  ResultBlobData,
+} from './job-events';
+
+/** What the request fixed for good: the order and its price. */
+export interface JobFacts {
+  jobId: string;
+  workspaceId: string;
+  taskId: string;
+  turnId: string;
+  callId: string;
+  provider: string;
+  kind: MediaKindData;
+  operation: string;
+  params: GenerationParamsData;
+  quote: GenerationQuoteData;
+  requestedAt: string;
+}
+
+/** One ledger entry as the job records it (the account stream is authoritative). */
+export interface LedgerView {
+  entryId: string;
+  amountMinor: number;
+  currency: string;
+  at: string;
+}
+
+/** The job's view of its money: set once each, refund only after a charge. */
+export interface JobMoney {
+  charge: LedgerView | null;
+  refund: LedgerView | null;
+}
+
+export interface LastProgress {
+  progress: number;
+  status: ProgressStatus;
+  source: ProgressSource;
+  at: string;
+}
+
+/** Requested: no upstream id yet (the submit is in flight, or it crashed before recording one). */
+export interface RequestedJob extends JobFacts, JobMoney {
+  status: 'requested';
+}
+
+export interface SubmittedJob extends JobFacts, JobMoney {
+  status: 'submitted';
+  upstreamJobId: string;
+  submittedAt: string;
+  lastProgress: LastProgress | null;
+  /** Callback deliveries already recorded, so a redelivery is a no-op. */
+  callbackEventIds: Readonly<Record<string, true>>;
+}
+
+/** Final. */
+export interface CompletedJob extends JobFacts, JobMoney {
+  status: 'completed';
+  upstreamJobId: string;
+  result: ResultBlobData;
+  artifactId: string;
+  completedAt: string;
+  lastProgress: LastProgress | null;
+}
+
+/** Final. `upstreamJobId` is null when it failed before the upstream answered. */
+export interface FailedJob extends JobFacts, JobMoney {
+  status: 'failed';
+  upstreamJobId: string | null;
+  reason: GenerationFailureReason;
+  message: string;
+  failedAt: string;
+  lastProgress: LastProgress | null;
+}
+
+export type ExistingJob = RequestedJob | SubmittedJob | CompletedJob | FailedJob;
+export type GenerationJobState = { status: 'none' } | ExistingJob;
+export type GenerationJobStatus = GenerationJobState['status'];
+
+export const initialGenerationJobState = (): GenerationJobState => ({ status: 'none' });
