@@ -7,9 +7,14 @@ import { configShape, loadConfig, loadSecretsKey, type LomoConfig } from '@lomo/
 const root = path.resolve(__dirname, '../../..');
 const deploy = (...p: string[]) => path.join(root, 'deploy', ...p);
 
-/** Apps that run as their own process (those with a main.ts, less the CLI and the all-in-one). */
+/**
+ * Apps that run as their own process (those with a main.ts), less the CLI, the all-in-one and the
+ * simulated generation upstream: a stand-in for a paid provider (libs/generation/src/simulated),
+ * which a deployment replaces with the real one and never runs.
+ */
+const notDeployed = new Set(['cli', 'standalone', 'sim-upstream']);
 const processApps = readdirSync(path.join(root, 'apps')).filter(
-  (app) => existsSync(path.join(root, 'apps', app, 'src', 'main.ts')) && app !== 'cli' && app !== 'standalone',
+  (app) => existsSync(path.join(root, 'apps', app, 'src', 'main.ts')) && !notDeployed.has(app),
 );
 
 const sources = (dir: string): string[] =>
