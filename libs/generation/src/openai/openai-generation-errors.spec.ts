@@ -1,7 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import {
   nothingWasSent,
-  retryAfterMs,
   translateDownloadError,
   translateReadError,
   translateSubmitError,
@@ -86,16 +85,5 @@ describe('translateDownloadError', () => {
       code: 'GENERATION_RESULT_DOWNLOAD_FAILED',
       retriable,
     });
-  });
-});
-
-describe('retryAfterMs', () => {
-  it('prefers retry-after-ms, then seconds, then an HTTP date', () => {
-    expect(retryAfterMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
-    expect(retryAfterMs(new Headers({ 'retry-after': '2' }))).toBe(2000);
-    expect(retryAfterMs(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }), Date.UTC(2026, 0, 1))).toBe(
-      10_000,
-    );
-    expect(retryAfterMs(new Headers({}))).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { retryAfterMs } from '@lomo/resilience';
 import {
   GenerationAuthFailedError,
   GenerationOutcomeUnknownError,
@@ -67,21 +68,6 @@ export function errorCodes(error: unknown, depth = 0): string[] {
 export function nothingWasSent(error: APIConnectionError): boolean {
   const codes = errorCodes(error.cause);
   return codes.length > 0 && codes.every((code) => NOTHING_SENT_CODES.has(code));
-}
-
-/**
- * How long the server asked us to wait, from `retry-after-ms` (OpenAI's own) or the standard
- * `retry-after` (seconds or an HTTP date); the same reading as libs/llm/src/openai/openai-errors.ts.
- */
-export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after')?.trim();
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 const clip = (message: string) => (message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { systemClock, type Clock } from '@lomo/contracts';
 import { silentLogger, type Logger } from '@lomo/observability';
+import { retryAfterMs } from '@lomo/resilience';
 import {
   CallbackRejectedError,
   GenerationAuthFailedError,
@@ -79,14 +80,6 @@ function wasNotSent(error: unknown): boolean {
 
 function describe(error: unknown): Record<string, unknown> {
   return { err: (error as Error)?.message, codes: errorCodes(error), timeout: isTimeout(error) };
-}
-
-/** Retry-After is seconds or an HTTP date; absent or unreadable gives undefined. */
-function retryAfterMs(value: string | null, now: number): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 const jobSchema = z.object({
@@ -211,7 +204,7 @@ export class SimulatedGenerationProvider implements GenerationProvider {
     const status = res.status;
     if (status === 429) {
       await res.arrayBuffer().catch(() => undefined);
-      const wait = retryAfterMs(res.headers.get('retry-after'), this.clock.now().getTime());
+      const wait = retryAfterMs(res.headers, this.clock.now().getTime());
       throw new GenerationRateLimitedError('The simulated upstream is rate limiting submissions', wait);
     }
     if (status === 401 || status === 403) {
@@ -347,7 +340,7 @@ export class SimulatedGenerationProvider implements GenerationProvider {
     if (res.status === 429) {
       throw new GenerationRateLimitedError(
         'The simulated upstream is rate limiting',
-        retryAfterMs(res.headers.get('retry-after'), this.clock.now().getTime()),
+        retryAfterMs(res.headers, this.clock.now().getTime()),
       );
     }
     if (res.status === 401 || res.status === 403) {

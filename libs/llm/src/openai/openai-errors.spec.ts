@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelUnavailableError } from '../model-errors';
-import { retryAfterMs, translateOpenAIError } from './openai-errors';
+import { retryAfterMs } from '@lomo/resilience';
+import { translateOpenAIError } from './openai-errors';
 
 const settled = { callerAborted: false, timedOut: false, timeoutMs: 1000 };
 const apiError = (status: number, code: string | null = null, headers: Record<string, string> = {}) =>
