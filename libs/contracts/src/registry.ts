@@ -245,6 +245,12 @@ export const eventDefinitions = [
   ),
   def(
     'generation',
+    'GenerationApprovalRequested',
+    generation.GenerationApprovalRequested,
+    "The quote needs a person's approval; a checkpoint was opened and nothing was sent upstream.",
+  ),
+  def(
+    'generation',
     'GenerationSubmitted',
     generation.GenerationSubmitted,
     'The upstream accepted the job; its id is recorded once.',

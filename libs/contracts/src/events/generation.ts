@@ -65,6 +65,19 @@ export const GenerationRequested = z.strictObject({
   requestedAt: isoDateTime,
 });
 
+/**
+ * The quote may not be auto-approved (over the per-call or daily limit, no limits set, or over
+ * the approved budgets): an approval checkpoint was opened on the task and the job waits for a
+ * person's `QuoteApproved`. Nothing was sent upstream.
+ */
+export const GenerationApprovalRequested = z.strictObject({
+  quoteId: uuid,
+  checkpointId: uuid,
+  /** The account's refusal code (PAYMENT_QUOTE_NOT_APPROVED, PAYMENT_DAILY_LIMIT_EXCEEDED, PAYMENT_BUDGET_EXCEEDED). */
+  refusal: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
+  askedAt: isoDateTime,
+});
+
 /** The upstream accepted the job: its id is persisted the moment it is known (DESIGN.md §4 step 5). */
 export const GenerationSubmitted = z.strictObject({
   upstreamJobId: z.string().min(1).max(200),

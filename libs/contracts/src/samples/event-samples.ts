@@ -386,6 +386,15 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
       },
     ],
   },
+  GenerationApprovalRequested: {
+    valid: {
+      quoteId: '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f',
+      checkpointId: '7a2d3b5f-9e4c-4d6b-8f8a-1b2c3d4e5f60',
+      refusal: 'PAYMENT_QUOTE_NOT_APPROVED',
+      askedAt: AT,
+    },
+    invalid: [{ quoteId: 'q', checkpointId: 'c', refusal: 'not a code', askedAt: AT }],
+  },
   GenerationSubmitted: {
     valid: { upstreamJobId: 'sim-123', submittedAt: AT },
     invalid: [{ upstreamJobId: '', submittedAt: AT }],

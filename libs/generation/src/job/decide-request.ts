@@ -1,8 +1,8 @@
 import { callId as callIdSchema } from '@lomo/contracts';
-import type { RequestGeneration } from './job-commands';
+import type { AskApproval, RequestGeneration } from './job-commands';
 import { GenerationJobErrors } from './job-errors';
 import type { GenerationJobEvent } from './job-events';
-import { instant, invalid, isWholeMinor, refuse } from './job-guards';
+import { existing, instant, invalid, isFinal, isWholeMinor, refuse } from './job-guards';
 import { generationJobId } from './job-ids';
 import type { GenerationJobState } from './job-state';
 
@@ -45,4 +45,25 @@ export function requestGeneration(command: RequestGeneration, state: GenerationJ
     requestedAt: instant(command.at),
   };
   return [{ type: 'GenerationRequested', data }];
+}
+
+/**
+ * Records that the person was asked to approve the job's quote. After the submit, or once the
+ * job ended, there is nothing to approve any more: a late ask is a no-op, as is a repeat.
+ */
+export function askApproval(command: AskApproval, state: GenerationJobState): GenerationJobEvent[] {
+  const job = existing(state);
+  if (isFinal(job) || job.status !== 'requested' || job.approvalAsked !== null) return [];
+  if (!/^[A-Z][A-Z0-9_]{1,63}$/.test(command.refusal)) invalid(`Not a refusal code: ${command.refusal}`);
+  return [
+    {
+      type: 'GenerationApprovalRequested',
+      data: {
+        quoteId: command.quoteId,
+        checkpointId: command.checkpointId,
+        refusal: command.refusal,
+        askedAt: instant(command.at),
+      },
+    },
+  ];
 }

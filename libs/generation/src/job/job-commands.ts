@@ -31,6 +31,12 @@ export type RequestGeneration = {
   at: string;
 };
 
+/**
+ * The account refused to auto-approve the quote: the person is asked at a checkpoint. Only a
+ * job that has not been submitted waits for approval; asking again is a no-op.
+ */
+export type AskApproval = { type: 'AskApproval'; quoteId: string; checkpointId: string; refusal: string; at: string };
+
 /** The upstream answered the submit with its job id: recorded once. */
 export type RecordSubmission = { type: 'RecordSubmission'; upstreamJobId: string; at: string };
 
@@ -81,6 +87,7 @@ export type RecordRefund = {
 
 export type GenerationJobCommand =
   | RequestGeneration
+  | AskApproval
   | RecordSubmission
   | RecordProgress
   | CompleteGeneration

@@ -4,13 +4,15 @@ import type { GenerationJobEvent } from './job-events';
 import { evolveGenerationJob } from './job-evolve';
 import { initialGenerationJobState, type GenerationJobState } from './job-state';
 import { recordCharge, recordRefund } from './decide-money';
-import { requestGeneration } from './decide-request';
+import { askApproval, requestGeneration } from './decide-request';
 import { completeGeneration, failGeneration, recordProgress, recordSubmission } from './decide-upstream';
 
 export function decideGenerationJob(command: GenerationJobCommand, state: GenerationJobState): GenerationJobEvent[] {
   switch (command.type) {
     case 'RequestGeneration':
       return requestGeneration(command, state);
+    case 'AskApproval':
+      return askApproval(command, state);
     case 'RecordSubmission':
       return recordSubmission(command, state);
     case 'RecordProgress':

@@ -3,6 +3,7 @@ import type { Actor, EventDataMap } from '@lomo/contracts';
 /** Every event of a `generation-{jobId}` stream, named exactly as in the contracts registry. */
 export const generationJobEventTypes = [
   'GenerationRequested',
+  'GenerationApprovalRequested',
   'GenerationSubmitted',
   'GenerationProgressed',
   'GenerationCompleted',

@@ -44,8 +44,12 @@ export function evolveGenerationJob(state: GenerationJobState, event: Generation
         requestedAt: d.requestedAt,
         charge: null,
         refund: null,
+        approvalAsked: null,
       };
     }
+    case 'GenerationApprovalRequested':
+      if (state.status !== 'requested' || state.approvalAsked !== null) return state;
+      return { ...state, approvalAsked: { ...event.data } };
     case 'GenerationSubmitted':
       if (state.status !== 'requested') return state;
       return {

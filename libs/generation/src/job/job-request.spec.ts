@@ -4,6 +4,7 @@ import { at, callOf, genIds, jobHistory, jobOf, quoteOf, requestOf } from '../te
 import { generationJobDecider } from './job-decider';
 import { generationJobEventTypes } from './job-events';
 import { generationJobId } from './job-ids';
+import { quoteIdFor } from '../account/account-ids';
 
 const { given } = deciderSpec(generationJobDecider);
 
@@ -75,5 +76,59 @@ describe('generation job: one request per (workspace, idempotency key)', () => {
     given([])
       .when({ ...request, quote: { ...request.quote, amountMinor: 1.5 } })
       .thenThrows('GENERATION_INVALID_COMMAND');
+  });
+});
+
+describe('generation job: asking a person to approve the quote', () => {
+  const ask = (at_ = at(5)) => ({
+    type: 'AskApproval' as const,
+    quoteId: quoteIdFor(jobOf()),
+    checkpointId: '7a2d3b5f-9e4c-4d6b-8f8a-1b2c3d4e5f60',
+    refusal: 'PAYMENT_QUOTE_NOT_APPROVED',
+    at: at_,
+  });
+
+  it('a requested job records the ask once; a repeat is a no-op []', () => {
+    const request = requestOf();
+    given(jobHistory(request))
+      .when(ask())
+      .then([
+        {
+          type: 'GenerationApprovalRequested',
+          data: {
+            quoteId: ask().quoteId,
+            checkpointId: ask().checkpointId,
+            refusal: 'PAYMENT_QUOTE_NOT_APPROVED',
+            askedAt: at(5),
+          },
+        },
+      ]);
+    given([
+      ...jobHistory(request),
+      {
+        type: 'GenerationApprovalRequested',
+        data: {
+          quoteId: ask().quoteId,
+          checkpointId: ask().checkpointId,
+          refusal: 'PAYMENT_QUOTE_NOT_APPROVED',
+          askedAt: at(5),
+        },
+      },
+    ])
+      .when(ask(at(9)))
+      .then([]);
+  });
+
+  it('a job already submitted is past approval: a late ask is a no-op []', () => {
+    given([
+      ...jobHistory(requestOf()),
+      { type: 'GenerationSubmitted', data: { upstreamJobId: 'sim-1', submittedAt: at(1) } },
+    ])
+      .when(ask())
+      .then([]);
+  });
+
+  it('an ask for a job that does not exist is refused', () => {
+    given([]).when(ask()).thenThrows('GENERATION_JOB_NOT_FOUND');
   });
 });

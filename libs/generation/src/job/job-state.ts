@@ -47,6 +47,8 @@ export interface LastProgress {
 /** Requested: no upstream id yet (the submit is in flight, or it crashed before recording one). */
 export interface RequestedJob extends JobFacts, JobMoney {
   status: 'requested';
+  /** Set when the quote could not be auto-approved and a person was asked (a checkpoint is open). */
+  approvalAsked: { quoteId: string; checkpointId: string; refusal: string; askedAt: string } | null;
 }
 
 export interface SubmittedJob extends JobFacts, JobMoney {
