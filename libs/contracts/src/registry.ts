@@ -251,6 +251,12 @@ export const eventDefinitions = [
   ),
   def(
     'generation',
+    'GenerationSubmissionStarted',
+    generation.GenerationSubmissionStarted,
+    'A worker is about to send the paid request upstream (recorded once, before sending).',
+  ),
+  def(
+    'generation',
     'GenerationSubmitted',
     generation.GenerationSubmitted,
     'The upstream accepted the job; its id is recorded once.',

@@ -78,6 +78,16 @@ export const GenerationApprovalRequested = z.strictObject({
   askedAt: isoDateTime,
 });
 
+/**
+ * One worker is about to send the paid request: the durable intent before the irreversible effect.
+ * Only the writer whose append recorded it sends; a job with it and without an upstream id may
+ * have reached the upstream (a crash in between), so its money is charged and refunded, while a
+ * job that never got here only releases its reservation.
+ */
+export const GenerationSubmissionStarted = z.strictObject({
+  startedAt: isoDateTime,
+});
+
 /** The upstream accepted the job: its id is persisted the moment it is known (DESIGN.md §4 step 5). */
 export const GenerationSubmitted = z.strictObject({
   upstreamJobId: z.string().min(1).max(200),

@@ -395,6 +395,10 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     },
     invalid: [{ quoteId: 'q', checkpointId: 'c', refusal: 'not a code', askedAt: AT }],
   },
+  GenerationSubmissionStarted: {
+    valid: { startedAt: AT },
+    invalid: [{ startedAt: 'yesterday' }],
+  },
   GenerationSubmitted: {
     valid: { upstreamJobId: 'sim-123', submittedAt: AT },
     invalid: [{ upstreamJobId: '', submittedAt: AT }],

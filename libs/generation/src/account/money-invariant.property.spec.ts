@@ -88,6 +88,7 @@ describe('money invariant over random interleavings of submit, duplicate, timeou
         'GenerationProgressed',
         'GenerationRefunded',
         'GenerationRequested',
+        'GenerationSubmissionStarted',
         'GenerationSubmitted',
         'JobCharged',
         'JobRefunded',

@@ -94,3 +94,48 @@ describe('settleJob: what is left to write so a job’s money matches its state'
     ).toEqual([]);
   });
 });
+
+describe('settleJob: a request that may have reached the upstream is charged, then refunded', () => {
+  const started: GenerationJobCommand = { type: 'StartSubmission', at: at(1) };
+  const failAs = (reason: 'outcome_unknown' | 'submit_timeout' | 'rejected'): GenerationJobCommand => ({
+    type: 'FailGeneration',
+    reason,
+    message: 'x',
+    at: at(700),
+  });
+
+  it.each(['outcome_unknown', 'submit_timeout'] as const)(
+    'started sending, then %s: charge first, the refund on the next run',
+    (reason) => {
+      const job = foldJob(jobHistory(request, started, failAs(reason)));
+      expect(settleJob(job, account(reserve), at(701))).toEqual([
+        { stream: 'account', command: { type: 'ChargeJob', jobId: jobOf(), at: at(701) } },
+      ]);
+      const charged = { ...charge, at: at(701) };
+      expect(settleJob(job, account(reserve, charged), at(702))).toEqual([
+        {
+          stream: 'job',
+          command: { ...recordCharge, at: at(702) },
+        },
+        { stream: 'account', command: { type: 'RefundJob', jobId: jobOf(), reason, at: at(702) } },
+      ]);
+    },
+  );
+
+  it('a 400 after the start proves nothing was made: the reservation is released, nothing is charged', () => {
+    const job = foldJob(jobHistory(request, started, failAs('rejected')));
+    expect(settleJob(job, account(reserve), at(701))).toEqual([
+      {
+        stream: 'account',
+        command: { type: 'ReleaseReservation', jobId: jobOf(), reason: 'job_failed', at: at(701) },
+      },
+    ]);
+  });
+
+  it('never started sending, then the submit timeout: the reservation expires and is released', () => {
+    const job = foldJob(jobHistory(request, failAs('submit_timeout')));
+    expect(settleJob(job, account(reserve), at(701))).toEqual([
+      { stream: 'account', command: { type: 'ReleaseReservation', jobId: jobOf(), reason: 'expired', at: at(701) } },
+    ]);
+  });
+});

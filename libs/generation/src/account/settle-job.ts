@@ -16,7 +16,9 @@ export type SettlementStep =
  * (entry ids from (jobId, kind)). The ledger leads and the job's record follows:
  *
  * - submitted or completed with money held → charge (JobCharged: charged on submit);
- * - failed with money held → release it (never charged; "expired" when the submit timed out);
+ * - failed with money held → release it (never charged; "expired" when the submit timed out),
+ *   unless the request may have reached the upstream (an unknown outcome, or a submit that had
+ *   started when the submit timeout fired): then charge it, and refund it on the next run;
  * - failed and charged → refund the whole charge (an unknown outcome is refunded too);
  * - a charge or refund on the ledger the job has not recorded → record it on the job.
  *
@@ -42,7 +44,11 @@ export function settleJob(job: GenerationJobState, account: AccountState, at: st
     case 'reserved':
       if (job.status === 'submitted' || job.status === 'completed')
         steps.push({ stream: 'account', command: { type: 'ChargeJob', jobId, at } });
-      else if (job.status === 'failed') {
+      else if (job.status === 'failed' && mayHaveReachedUpstream(job)) {
+        // The request may have been accepted and billed upstream: count it as spent, then refund
+        // it whole (the next run of settleJob), so the ledger shows both.
+        steps.push({ stream: 'account', command: { type: 'ChargeJob', jobId, at } });
+      } else if (job.status === 'failed') {
         const reason =
           job.reason === 'submit_timeout' && Date.parse(at) >= Date.parse(ledger.expiresAt) ? 'expired' : 'job_failed';
         steps.push({ stream: 'account', command: { type: 'ReleaseReservation', jobId, reason, at } });
@@ -73,4 +79,9 @@ export function settleJob(job: GenerationJobState, account: AccountState, at: st
     default:
       return assertNever(ledger, 'job ledger');
   }
+}
+
+/** Sent, and no answer proves that nothing was made upstream. */
+function mayHaveReachedUpstream(job: Extract<GenerationJobState, { status: 'failed' }>): boolean {
+  return job.submissionStarted && (job.reason === 'outcome_unknown' || job.reason === 'submit_timeout');
 }

@@ -10,11 +10,16 @@ import type { GenerationJobState } from './job-state';
 // stream alone tells a reader what the job cost. A record that disagrees with the ledger entry
 // the job can have (another id, another amount) is refused: it cannot be about this job.
 
-/** Charged on submit: the job needs its upstream id; a second record of the charge is a no-op. */
+/**
+ * Charged on submit: the job needs its upstream id, or to have failed after its request may have
+ * reached the upstream (../account/settle-job.ts charges and refunds those); a second record of
+ * the charge is a no-op.
+ */
 export function recordCharge(command: RecordCharge, state: GenerationJobState): GenerationJobEvent[] {
   const job = existing(state);
   if (job.charge !== null) return [];
-  if (upstreamIdOf(job) === null)
+  const sentWithoutAnswer = job.status === 'failed' && job.submissionStarted;
+  if (upstreamIdOf(job) === null && !sentWithoutAnswer)
     return refuse(GenerationJobErrors.JOB_NOT_SUBMITTED, `Job ${job.jobId} was never submitted, so never charged`, {
       jobId: job.jobId,
     });

@@ -1,5 +1,5 @@
 import { callId as callIdSchema } from '@lomo/contracts';
-import type { AskApproval, RequestGeneration } from './job-commands';
+import type { AskApproval, RequestGeneration, StartSubmission } from './job-commands';
 import { GenerationJobErrors } from './job-errors';
 import type { GenerationJobEvent } from './job-events';
 import { existing, instant, invalid, isFinal, isWholeMinor, refuse } from './job-guards';
@@ -66,4 +66,15 @@ export function askApproval(command: AskApproval, state: GenerationJobState): Ge
       },
     },
   ];
+}
+
+/**
+ * The intent to send, recorded before sending (as a tool call is started before it runs). Only
+ * a requested job that nobody started sending can start: a repeat, or a job already submitted
+ * or ended, decides nothing, and the writer that decided nothing must not send.
+ */
+export function startSubmission(command: StartSubmission, state: GenerationJobState): GenerationJobEvent[] {
+  const job = existing(state);
+  if (job.status !== 'requested' || job.submissionStartedAt !== null) return [];
+  return [{ type: 'GenerationSubmissionStarted', data: { startedAt: instant(command.at) } }];
 }

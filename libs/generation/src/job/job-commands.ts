@@ -37,6 +37,9 @@ export type RequestGeneration = {
  */
 export type AskApproval = { type: 'AskApproval'; quoteId: string; checkpointId: string; refusal: string; at: string };
 
+/** The worker about to send the request records it first; a repeat is a no-op (someone else sends). */
+export type StartSubmission = { type: 'StartSubmission'; at: string };
+
 /** The upstream answered the submit with its job id: recorded once. */
 export type RecordSubmission = { type: 'RecordSubmission'; upstreamJobId: string; at: string };
 
@@ -88,6 +91,7 @@ export type RecordRefund = {
 export type GenerationJobCommand =
   | RequestGeneration
   | AskApproval
+  | StartSubmission
   | RecordSubmission
   | RecordProgress
   | CompleteGeneration

@@ -4,7 +4,7 @@ import type { GenerationJobEvent } from './job-events';
 import { evolveGenerationJob } from './job-evolve';
 import { initialGenerationJobState, type GenerationJobState } from './job-state';
 import { recordCharge, recordRefund } from './decide-money';
-import { askApproval, requestGeneration } from './decide-request';
+import { askApproval, requestGeneration, startSubmission } from './decide-request';
 import { completeGeneration, failGeneration, recordProgress, recordSubmission } from './decide-upstream';
 
 export function decideGenerationJob(command: GenerationJobCommand, state: GenerationJobState): GenerationJobEvent[] {
@@ -13,6 +13,8 @@ export function decideGenerationJob(command: GenerationJobCommand, state: Genera
       return requestGeneration(command, state);
     case 'AskApproval':
       return askApproval(command, state);
+    case 'StartSubmission':
+      return startSubmission(command, state);
     case 'RecordSubmission':
       return recordSubmission(command, state);
     case 'RecordProgress':

@@ -4,6 +4,7 @@ import type { Actor, EventDataMap } from '@lomo/contracts';
 export const generationJobEventTypes = [
   'GenerationRequested',
   'GenerationApprovalRequested',
+  'GenerationSubmissionStarted',
   'GenerationSubmitted',
   'GenerationProgressed',
   'GenerationCompleted',

@@ -45,8 +45,12 @@ export function evolveGenerationJob(state: GenerationJobState, event: Generation
         charge: null,
         refund: null,
         approvalAsked: null,
+        submissionStartedAt: null,
       };
     }
+    case 'GenerationSubmissionStarted':
+      if (state.status !== 'requested' || state.submissionStartedAt !== null) return state;
+      return { ...state, submissionStartedAt: event.data.startedAt };
     case 'GenerationApprovalRequested':
       if (state.status !== 'requested' || state.approvalAsked !== null) return state;
       return { ...state, approvalAsked: { ...event.data } };
@@ -90,6 +94,7 @@ export function evolveGenerationJob(state: GenerationJobState, event: Generation
       return {
         ...factsOf(state),
         status: 'failed',
+        submissionStarted: state.status === 'submitted' || state.submissionStartedAt !== null,
         upstreamJobId: state.status === 'submitted' ? state.upstreamJobId : null,
         reason: event.data.reason,
         message: event.data.message,

@@ -132,3 +132,29 @@ describe('generation job: asking a person to approve the quote', () => {
     given([]).when(ask()).thenThrows('GENERATION_JOB_NOT_FOUND');
   });
 });
+
+describe('generation job: the intent to send is recorded once, before sending', () => {
+  it('a requested job records the start; a repeat decides nothing (the writer that decided nothing must not send)', () => {
+    given(jobHistory(requestOf()))
+      .when({ type: 'StartSubmission', at: at(3) })
+      .then([{ type: 'GenerationSubmissionStarted', data: { startedAt: at(3) } }]);
+    given([...jobHistory(requestOf()), { type: 'GenerationSubmissionStarted', data: { startedAt: at(3) } }])
+      .when({ type: 'StartSubmission', at: at(4) })
+      .then([]);
+  });
+
+  it('a job already submitted or failed never starts sending again', () => {
+    given([
+      ...jobHistory(requestOf()),
+      { type: 'GenerationSubmitted', data: { upstreamJobId: 'sim-1', submittedAt: at(1) } },
+    ])
+      .when({ type: 'StartSubmission', at: at(4) })
+      .then([]);
+    given([
+      ...jobHistory(requestOf()),
+      { type: 'GenerationFailed', data: { reason: 'rejected', message: '400', failedAt: at(1) } },
+    ])
+      .when({ type: 'StartSubmission', at: at(4) })
+      .then([]);
+  });
+});

@@ -49,6 +49,8 @@ export interface RequestedJob extends JobFacts, JobMoney {
   status: 'requested';
   /** Set when the quote could not be auto-approved and a person was asked (a checkpoint is open). */
   approvalAsked: { quoteId: string; checkpointId: string; refusal: string; askedAt: string } | null;
+  /** When a worker recorded that it sends the request; null: nothing was sent yet. */
+  submissionStartedAt: string | null;
 }
 
 export interface SubmittedJob extends JobFacts, JobMoney {
@@ -73,6 +75,8 @@ export interface CompletedJob extends JobFacts, JobMoney {
 /** Final. `upstreamJobId` is null when it failed before the upstream answered. */
 export interface FailedJob extends JobFacts, JobMoney {
   status: 'failed';
+  /** Whether the paid request may have reached the upstream (its submission had started). */
+  submissionStarted: boolean;
   upstreamJobId: string | null;
   reason: GenerationFailureReason;
   message: string;

@@ -219,6 +219,9 @@ export class GenerationProcessModel {
         // The app submits only a requested job whose money is held (a paid call needs it).
         if (job.status !== 'requested' || !holdsReservation(this.accounts[step.ws].state, job.jobId)) return;
         if (this.upstream.has(job.jobId)) return; // one key, one order: never resubmitted
+        // Only the writer that records the start sends; a started job is someone else's to send.
+        if (job.submissionStartedAt !== null) return;
+        this.job(step.ws, step.key, { type: 'StartSubmission', at: this.now() });
         const upstreamJobId = `up-${job.jobId.slice(0, 8)}`;
         switch (step.outcome) {
           case 'ok':
