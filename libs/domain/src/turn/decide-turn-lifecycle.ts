@@ -1,5 +1,13 @@
 import { DomainError } from '../decider';
-import type { CancelTurn, CompleteTurn, FailTurn, ResumeTurn, StartTurn, WaitTurn } from './turn-commands';
+import type {
+  CancelTurn,
+  CompleteTurn,
+  CompleteWaitingTurn,
+  FailTurn,
+  ResumeTurn,
+  StartTurn,
+  WaitTurn,
+} from './turn-commands';
 import { TurnErrors } from './turn-errors';
 import type { TurnEvent } from './turn-events';
 import { existingTurn, fenced, openTurn, running } from './turn-guards';
@@ -43,6 +51,18 @@ export function completeTurn(command: CompleteTurn, state: TurnState): TurnEvent
   if (!allCallsSettled(turn))
     throw new DomainError(TurnErrors.CALLS_PENDING, `Turn ${turn.turnId} has calls without a result`);
   const data = { steps: command.steps, ...(command.summary !== undefined ? { summary: command.summary } : {}) };
+  return [{ type: 'TurnCompleted', data }];
+}
+
+/** Only a waiting turn with nothing left to wait for; a completed one is a repeat, a no-op. */
+export function completeWaitingTurn(command: CompleteWaitingTurn, state: TurnState): TurnEvent[] {
+  const turn = existingTurn(state);
+  if (turn.status === 'completed') return [];
+  if (turn.status !== 'waiting')
+    throw new DomainError(TurnErrors.INVALID_COMMAND, `Turn ${turn.turnId} is ${turn.status}, not waiting`);
+  if (!allCallsSettled(turn))
+    throw new DomainError(TurnErrors.CALLS_PENDING, `Turn ${turn.turnId} has calls without a result`);
+  const data = { steps: turn.steps.length, ...(command.summary !== undefined ? { summary: command.summary } : {}) };
   return [{ type: 'TurnCompleted', data }];
 }
 

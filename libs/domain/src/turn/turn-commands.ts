@@ -59,6 +59,12 @@ export type WaitTurn = { type: 'WaitTurn'; generation: number; on: WaitTarget };
 export type ResumeTurn = { type: 'ResumeTurn'; reason: WakeReason };
 /** `steps` must equal the number of committed steps. */
 export type CompleteTurn = { type: 'CompleteTurn'; generation: number; steps: number; summary?: string };
+/**
+ * A waiting turn whose every call has its result ends without another model step: a one-shot
+ * job's result is the answer (libs/generation/src/service/plan-wake.ts). Whoever records the last
+ * result may do it; no worker holds a waiting turn, so there is no generation to fence.
+ */
+export type CompleteWaitingTurn = { type: 'CompleteWaitingTurn'; summary?: string };
 /** Without a generation (the watchdog giving up on a turn) it fails whatever holds the lease. */
 export type FailTurn = { type: 'FailTurn'; generation?: number; error: TypedError };
 export type CancelTurn = { type: 'CancelTurn'; by: Actor; reason: CancelReason };
@@ -76,5 +82,6 @@ export type TurnCommand =
   | WaitTurn
   | ResumeTurn
   | CompleteTurn
+  | CompleteWaitingTurn
   | FailTurn
   | CancelTurn;

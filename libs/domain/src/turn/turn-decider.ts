@@ -2,7 +2,15 @@ import { assertNever, type Decider } from '../decider';
 import { completeToolCall, recordToolOutcomeUnknown, declineToolCall, startToolCall } from './decide-calls';
 import { releaseLease, renewLease, takeLease } from './decide-lease';
 import { commitStep } from './decide-step';
-import { cancelTurn, completeTurn, failTurn, resumeTurn, startTurn, waitTurn } from './decide-turn-lifecycle';
+import {
+  cancelTurn,
+  completeTurn,
+  completeWaitingTurn,
+  failTurn,
+  resumeTurn,
+  startTurn,
+  waitTurn,
+} from './decide-turn-lifecycle';
 import type { TurnCommand } from './turn-commands';
 import type { TurnEvent } from './turn-events';
 import { evolveTurn } from './turn-evolve';
@@ -34,6 +42,8 @@ export function decideTurn(command: TurnCommand, state: TurnState): TurnEvent[] 
       return resumeTurn(command, state);
     case 'CompleteTurn':
       return completeTurn(command, state);
+    case 'CompleteWaitingTurn':
+      return completeWaitingTurn(command, state);
     case 'FailTurn':
       return failTurn(command, state);
     case 'CancelTurn':

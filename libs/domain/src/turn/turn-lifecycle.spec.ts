@@ -112,3 +112,22 @@ describe('turn lifecycle', () => {
       .thenThrows('TURN_NOT_FOUND');
   });
 });
+
+describe('a waiting turn completed by the last result (a one-shot job)', () => {
+  const done = { type: 'CompleteWaitingTurn' as const, summary: 'Made the image' };
+
+  it('completes once every call it waits on has its result, without a worker; a repeat is a no-op []', () => {
+    const settled = [...asyncWaiting, callCompleted(call(1, 0))];
+    given(settled)
+      .when(done)
+      .then([{ type: 'TurnCompleted', data: { steps: 1, summary: 'Made the image' } }]);
+    given([...settled, { type: 'TurnCompleted', data: { steps: 1, summary: 'Made the image' } }])
+      .when(done)
+      .then([]);
+  });
+
+  it('is refused while a call still waits for its result, and for a turn that is not waiting', () => {
+    given(asyncWaiting).when(done).thenThrows('CALLS_PENDING');
+    given(runningWithCall('export.long')).when(done).thenThrows('INVALID_COMMAND');
+  });
+});
