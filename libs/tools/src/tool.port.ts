@@ -24,6 +24,19 @@ export type SideEffectClass = 'read' | 'write' | 'paid' | 'irreversible';
 
 export const SIDE_EFFECT_CLASSES: readonly SideEffectClass[] = ['read', 'write', 'paid', 'irreversible'];
 
+/**
+ * Who authorizes a paid or irreversible call before it runs.
+ * - 'person' (the default): the runtime opens an approval checkpoint for the call id and runs the
+ *   call only after a person approved exactly that call.
+ * - 'ledger': only for 'paid' tools whose run merely records an order. The order's own service
+ *   refuses to spend without a recorded approval of its quote or a reservation within the
+ *   account's limits and budget (and opens its own checkpoint otherwise), so a runtime checkpoint
+ *   would ask the person twice (DESIGN.md §5). Irreversible tools can never use it.
+ */
+export type CallAuthority = 'person' | 'ledger';
+
+export const CALL_AUTHORITIES: readonly CallAuthority[] = ['person', 'ledger'];
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 export interface ToolContext {
@@ -66,6 +79,8 @@ export interface ToolDefinition<Input = unknown> {
   idempotent: boolean;
   /** Async tools return `pending` and complete through the turn stream. */
   async?: boolean;
+  /** Paid tools only: 'ledger' when the order's service holds the money gate (see CallAuthority). */
+  authorizedBy?: CallAuthority;
   input: z.ZodType<Input>;
   run(input: Input, context: ToolContext): Promise<ToolResult>;
 }

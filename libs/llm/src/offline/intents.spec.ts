@@ -91,3 +91,65 @@ describe('detectIntent: a leading note request', () => {
     expect(detectIntent('delete the storyboard')).toBe('delete');
   });
 });
+
+describe('detectIntent: media requests', () => {
+  it.each([
+    ['Make a poster for the spring fair', 'media'],
+    ['please generate an image of a red fox at dusk', 'media'],
+    ['draw me a cat on a skateboard', 'media'],
+    ['Create a short video of waves', 'media'],
+    ['make a 3d model of a teapot', 'media'],
+    ['compose some calm music for the intro', 'media'],
+    ['Fais-moi une affiche pour le concert', 'media'],
+    ['Erstelle ein Bild von einem Leuchtturm', 'media'],
+    ['Crea una imagen de un zorro', 'media'],
+    ['帮我画一只猫', 'media'],
+    ['做一张咖啡店开业的海报', 'media'],
+    ['幫我生成一段產品視頻', 'media'],
+    // The priority stays: a storyboard, a delete, an export naming an image is that.
+    ['make a storyboard for a poster campaign', 'storyboard'],
+    ['delete the poster image', 'delete'],
+    ['export the images', 'export'],
+    ['删除这张海报', 'delete'],
+    ['做一个关于海报的分镜', 'storyboard'],
+    // A note about an image is a note; "remember to make…" is a note too.
+    ['create a note about the image', 'note'],
+    ['remember to make a poster tomorrow', 'note'],
+    ['Please take a note: generate an image later', 'note'],
+    // No making verb, or the noun too far from it: nothing to make.
+    ['the poster looks great', undefined],
+    ['draw up the budget', undefined],
+    ['我喜欢这幅画', undefined],
+  ])('%j → %s', (text, intent) => {
+    expect(detectIntent(text)).toBe(intent);
+  });
+
+  it('keeps the noun in the prompt: what follows the verb, else the whole message', () => {
+    expect(payloadOf('Make a poster for the spring fair', 'media')).toBe('a poster for the spring fair');
+    expect(payloadOf('draw me a cat on a skateboard', 'media')).toBe('a cat on a skateboard');
+    expect(payloadOf('Fais-moi une affiche pour le concert', 'media')).toBe('une affiche pour le concert');
+    expect(payloadOf('帮我画一只猫', 'media')).toBe('一只猫');
+    const late = 'For the spring fair next week at the town hall, could you please make a poster';
+    expect(payloadOf(late, 'media')).toBe(late);
+  });
+
+  it('picks the offered tool of the kind asked for, never the editor or the status look-up', () => {
+    const media = [
+      tool('image.generate', 'Make one image (picture, poster, illustration, photo) from a text prompt.'),
+      tool('image.edit', 'Edit images of the workspace by a text prompt into one new image.'),
+      tool('video.generate', 'Make a short video clip from a text prompt, or animate an image artefact.'),
+      tool('model3d.generate', 'Make one 3D model from a text prompt or a reference image, as glb or gltf.'),
+      tool('audio.generate', 'Make audio: speech or music from a description.'),
+      tool('generation.status', 'Look up a media job (image, video, 3D, audio) by its id.'),
+    ];
+    const pick = (text: string) => pickTool(media, 'media', text)?.name;
+    expect(pick('Make a poster for the spring fair')).toBe('image.generate');
+    expect(pick('generate an image of a fox')).toBe('image.generate');
+    expect(pick('Create a short video of waves')).toBe('video.generate');
+    expect(pick('animate a clip from this image')).toBe('video.generate');
+    expect(pick('make a 3d model of a teapot')).toBe('model3d.generate');
+    expect(pick('compose some calm music')).toBe('audio.generate');
+    expect(pick('做一张海报')).toBe('image.generate');
+    expect(pickTool([tool('notes.create', 'Create a note')], 'media', 'make a poster')).toBeUndefined();
+  });
+});

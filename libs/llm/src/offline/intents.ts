@@ -1,6 +1,8 @@
 import type { ToolSpec } from '../model-provider.port';
+import { MEDIA_PATTERNS, MEDIA_TOOL_WORDS, mediaPromptOf, mediaRequestOf } from './media-intent';
 
-export const INTENTS = ['delete', 'storyboard', 'export', 'history', 'note'] as const;
+/** In priority order: a storyboard, a delete, an export or a history request naming an image stays that. */
+export const INTENTS = ['delete', 'storyboard', 'export', 'history', 'media', 'note'] as const;
 export type Intent = (typeof INTENTS)[number];
 
 // \b is ASCII-only in JS, so letters (any script) are the word boundary here.
@@ -32,6 +34,7 @@ const KEYWORDS: Record<Intent, RegExp[]> = {
     chinese('分镜', '分鏡', '故事板'),
   ],
   export: [words('export\\p{L}*'), chinese('导出')],
+  media: [...MEDIA_PATTERNS],
   history: [
     words(
       'history',
@@ -79,7 +82,15 @@ const LEADING_NOTE_REQUEST = /^\s*(?:please\s+)?(?:(?:take|make|jot down|write d
 
 export function detectIntent(text: string): Intent | undefined {
   if (LEADING_NOTE_REQUEST.test(text)) return 'note';
-  return INTENTS.find((intent) => anyOf(...KEYWORDS[intent])(text));
+  const intent = INTENTS.find((candidate) => anyOf(...KEYWORDS[candidate])(text));
+  // "Remember to make a poster" is a note; "make a poster that says remember" is media.
+  if (intent === 'media' && firstIndex(text, KEYWORDS.note) < (mediaRequestOf(text)?.verbStart ?? 0)) return 'note';
+  return intent;
+}
+
+function firstIndex(text: string, patterns: readonly RegExp[]): number {
+  const found = patterns.map((p) => p.exec(text)?.index).filter((i): i is number => i !== undefined);
+  return found.length > 0 ? Math.min(...found) : Number.POSITIVE_INFINITY;
 }
 
 const FILLER = /^(?:[\s:：,，.。;；!！-]|(?:that|to|down|que|dass|de|toi|moi|dir|dich)(?!\p{L}))+/iu;
@@ -89,6 +100,8 @@ const FILLER = /^(?:[\s:：,，.。;；!！-]|(?:that|to|down|que|dass|de|toi|mo
  * message ("remember that X" → "X"), else the whole message.
  */
 export function payloadOf(text: string, intent: Intent): string {
+  // A media prompt keeps its noun: "make a poster for X" → "a poster for X" (media-intent.ts).
+  if (intent === 'media') return mediaPromptOf(text);
   const trimmed = text.trim();
   for (const pattern of KEYWORDS[intent]) {
     const found = pattern.exec(trimmed);
@@ -104,7 +117,9 @@ export function payloadOf(text: string, intent: Intent): string {
 
 // Singular stems (see `stem`). `core` must appear for a tool to qualify at all; `verbs` only
 // break ties among qualifying tools; `avoid` marks neighbours (list_notes is not take_note).
-const TOOL_WORDS: Record<Intent, { core: readonly string[]; verbs: readonly string[]; avoid: readonly string[] }> = {
+type ToolWords = { core: readonly string[]; verbs: readonly string[]; avoid: readonly string[] };
+
+const TOOL_WORDS: Record<Exclude<Intent, 'media'>, ToolWords> = {
   note: {
     core: ['note', 'memo', 'remember'],
     verbs: ['take', 'add', 'create', 'new', 'write', 'save', 'store'],
@@ -137,8 +152,11 @@ const tokens = (text: string) =>
     .filter(Boolean)
     .map(stem);
 
-function score(tool: ToolSpec, intent: Intent, asked: readonly string[]): number {
-  const { core, verbs, avoid } = TOOL_WORDS[intent];
+/** A media request picks by the kind it asks for: a poster is an image, a clip a video. */
+const wordsFor = (intent: Intent, request: string): ToolWords =>
+  intent === 'media' ? MEDIA_TOOL_WORDS[mediaRequestOf(request)?.kind ?? 'image'] : TOOL_WORDS[intent];
+
+function score(tool: ToolSpec, { core, verbs, avoid }: ToolWords, asked: readonly string[]): number {
   const name = tokens(tool.name);
   const description = tokens(tool.description);
   const count = (list: readonly string[], words: readonly string[]) => list.filter((t) => words.includes(t)).length;
@@ -161,8 +179,9 @@ function score(tool: ToolSpec, intent: Intent, asked: readonly string[]): number
 /** The offered tool that best fits the intent, judged by name and description (and the request's words). */
 export function pickTool(tools: readonly ToolSpec[], intent: Intent, request = ''): ToolSpec | undefined {
   const asked = tokens(request);
+  const words = wordsFor(intent, request);
   const ranked = tools
-    .map((tool) => ({ tool, score: score(tool, intent, asked) }))
+    .map((tool) => ({ tool, score: score(tool, words, asked) }))
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name));
   return ranked[0]?.tool;

@@ -271,4 +271,119 @@ describe('OfflineModelProvider (demo policy)', () => {
   });
 });
 
+describe('OfflineModelProvider: media requests', () => {
+  const uuid = { type: 'string', format: 'uuid' };
+  const choice = (values: string[]) => ({ type: 'string', enum: values, default: values[0] });
+  // Shaped like the media tools' zod-made schemas: a required prompt, everything else defaulted.
+  const MEDIA: ToolSpec[] = [
+    {
+      name: 'image.generate',
+      description: 'Make one image (picture, poster, illustration, photo) from a text prompt. Paid.',
+      parameters: {
+        ...object(
+          {
+            prompt: { type: 'string', minLength: 1 },
+            size: choice(['1024x1024', '1024x1536']),
+            quality: choice(['medium', 'low']),
+          },
+          ['prompt'],
+        ),
+        additionalProperties: false,
+      },
+    },
+    {
+      name: 'image.edit',
+      description: 'Edit images of the workspace (1 to 4 reference artefacts) into one new image.',
+      parameters: object({ prompt: { type: 'string' }, referenceArtifactIds: { type: 'array', items: uuid } }, [
+        'prompt',
+        'referenceArtifactIds',
+      ]),
+    },
+    {
+      name: 'video.generate',
+      description: 'Make a short video clip from a text prompt, or animate an image artefact.',
+      parameters: object(
+        { prompt: { type: 'string' }, durationSeconds: { enum: [4, 8, 12], default: 4 }, referenceArtifactId: uuid },
+        ['prompt'],
+      ),
+    },
+    {
+      name: 'generation.status',
+      description: 'Look up a media job (image, video, 3D, audio) by its job id.',
+      parameters: object({ jobId: uuid }),
+    },
+    ...TOOLS,
+  ];
+  const artifactId = '8b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a68';
+  const pending = JSON.stringify({ status: 'pending', note: 'job j1 is requested: quote 0.40 USD' });
+  const completion = JSON.stringify({ ok: true, result: { jobId: 'j1', artifactId, kind: 'image', bytes: 42 } });
+
+  it('makes a poster with image.generate, the prompt from the message and nothing else', async () => {
+    const [call] = (await model.complete(ask('Make a poster for the spring fair', { tools: MEDIA }))).toolCalls;
+    expect(call).toMatchObject({ name: 'image.generate' });
+    expect(JSON.parse(call.arguments)).toEqual({ prompt: 'a poster for the spring fair' });
+  });
+
+  it('leaves an optional reference empty even when the message holds a number', async () => {
+    const [call] = (await model.complete(ask('Create a 10 second video of 2 dogs', { tools: MEDIA }))).toolCalls;
+    expect(call).toMatchObject({ name: 'video.generate' });
+    expect(JSON.parse(call.arguments)).toEqual({ prompt: 'a 10 second video of 2 dogs' });
+  });
+
+  it('says the image is being made when the result is pending, and stops', async () => {
+    const request = await withResult(ask('Make a poster for the spring fair', { tools: MEDIA }), pending);
+    expect(await model.complete(request)).toMatchObject({
+      text: 'The image is being made; it will appear in the workspace when it is ready.',
+      toolCalls: [],
+      finishReason: 'stop',
+    });
+  });
+
+  it('names the artefact once the completion arrives', async () => {
+    const request = await withResult(ask('Make a poster for the spring fair', { tools: MEDIA }), completion);
+    expect(await model.complete(request)).toMatchObject({
+      text: `The image is ready: artefact ${artifactId} is in the workspace.`,
+      finishReason: 'stop',
+    });
+  });
+
+  it("answers in the person's language, in the script they wrote", async () => {
+    const cases: Array<[string, string, string]> = [
+      ['帮我画一张咖啡店的海报', '正在生成图片，完成后会出现在工作区。', `图片已生成，已放入工作区（${artifactId}）。`],
+      ['幫我畫一張咖啡店的海報', '正在生成圖片', `（${artifactId}）`],
+      ['Fais-moi une affiche pour le concert', 'Création en cours (image)', `l'artefact ${artifactId}`],
+      ['Erstelle ein Bild von einem Leuchtturm', 'Wird erstellt (Bild)', `Artefakt ${artifactId}`],
+      ['Crea una imagen de un zorro para el cartel', 'Generando (imagen)', `el artefacto ${artifactId}`],
+    ];
+    for (const [text, whilePending, whenReady] of cases) {
+      const request = ask(text, { tools: MEDIA });
+      expect((await model.complete(request)).toolCalls[0]?.name).toBe('image.generate');
+      expect((await model.complete(await withResult(request, pending))).text).toContain(whilePending);
+      expect((await model.complete(await withResult(request, completion))).text).toContain(whenReady);
+    }
+  });
+
+  it('reports a failed media job as a failure, and has no tool to offer without one', async () => {
+    const failed = JSON.stringify({
+      ok: false,
+      error: { code: 'GENERATION_FAILED', message: 'the upstream refused it' },
+    });
+    const request = await withResult(ask('Make a poster for the spring fair', { tools: MEDIA }), failed);
+    expect((await model.complete(request)).text).toBe('That did not work (image.generate): the upstream refused it');
+    expect((await model.complete(ask('Make a poster for the spring fair'))).text).toBe(
+      'I cannot do that here: no media generation tool is available.',
+    );
+  });
+
+  it('keeps a storyboard request a storyboard, and a pending export its own summary', async () => {
+    expect((await model.complete(ask('make a storyboard for a poster', { tools: MEDIA }))).text).toBe(
+      'I cannot do that here: no document tool is available.',
+    );
+    const exported = await withResult(ask('Export my notes please', { tools: MEDIA }), pending);
+    expect((await model.complete(exported)).text).toBe(
+      'Done (export_notes): status: pending, note: job j1 is requested: quote 0.40 USD',
+    );
+  });
+});
+
 describeModelProviderContract('offline', async () => ({ provider: new OfflineModelProvider() }));

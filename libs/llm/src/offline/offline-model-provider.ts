@@ -11,9 +11,11 @@
  * - a storyboard request, with the workspace tools offered, follows storyboard-policy.ts: write
  *   the storyboard as a document, read it back or make a flow of it when asked, and after a
  *   version conflict or a change notice re-read it (and resubmit a refused write);
- * - otherwise it spots a keyword intent (delete / storyboard / export / history / note, in that priority),
- *   picks the offered tool whose name and description fit it best (it knows no registry, only
+ * - otherwise it spots a keyword intent (delete / storyboard / export / history / media / note, in that
+ *   priority), picks the offered tool whose name and description fit it best (it knows no registry, only
  *   the request), fills the arguments from the tool's JSON Schema, and calls that one tool;
+ * - after a media tool's result (media-reply.ts) it says the image (video, 3D model, audio) is being
+ *   made and will appear in the workspace, or, once the completion arrives, names the artefact;
  * - with nothing to do it greets or acknowledges, and says what it is;
  * - asked for a structured `route_message` or `check_duplicate` answer (the router), it reads the
  *   RoutingPrompt / DuplicatePrompt JSON of the last user message and answers by the rules of
@@ -40,6 +42,7 @@ import { estimateUsage } from '../token-estimate';
 import { checkDuplicateOffline } from './duplicate-policy';
 import { detectIntent, payloadOf, pickTool } from './intents';
 import { declaredLanguage, detectLanguage } from './language';
+import { mediaReply } from './media-reply';
 import { isGreeting, PHRASES } from './phrases';
 import { buildArguments, idCandidatesFrom } from './tool-arguments';
 import { routeOffline } from './routing-policy';
@@ -96,8 +99,16 @@ function decide(request: CompletionRequest): Decision {
   const results = messages.slice(userIndex + 1).filter((m) => m.role === 'tool');
   const latest = results[results.length - 1];
   if (latest?.role === 'tool') {
-    const { summary, failed } = readToolResult(latest.content);
     const tool = toolNameOf(messages, latest.toolCallId);
+    const media = mediaReply({
+      content: latest.content,
+      toolName: tool,
+      userText,
+      mediaAsked: intent === 'media',
+      phrases,
+    });
+    if (media !== undefined) return { text: media, toolCalls: [] };
+    const { summary, failed } = readToolResult(latest.content);
     return { text: failed ? phrases.failed(tool, summary) : phrases.done(tool, summary), toolCalls: [] };
   }
 
@@ -110,6 +121,9 @@ function decide(request: CompletionRequest): Decision {
     const args = buildArguments(tool.parameters, {
       payload: intent ? payloadOf(userText, intent) : userText.trim(),
       idCandidates: idCandidatesFrom(userText, messages),
+      // A media request fills its prompt and leaves the rest to the schema's defaults: a number
+      // in "a 10 second clip" is no reference artefact.
+      fillOptionalIds: intent !== 'media',
     });
     return { text: '', toolCalls: [{ id: callId, name: tool.name, arguments: JSON.stringify(args) }] };
   }

@@ -1,6 +1,7 @@
 import { toTraditional } from './han-script';
 import type { OfflineLanguage } from './language';
 import type { Intent } from './intents';
+import type { OfflineMediaKind } from './media-intent';
 
 interface Phrases {
   greeting: string;
@@ -9,10 +10,32 @@ interface Phrases {
   failed: (tool: string, summary: string) => string;
   noTool: (intent: string) => string;
   intents: Record<Intent, string>;
+  /** A media call answered pending: it is being made and will show up in the workspace. */
+  mediaPending: (kind: OfflineMediaKind) => string;
+  /** Its completion arrived: the artefact it made. */
+  mediaReady: (kind: OfflineMediaKind, artifactId: string) => string;
 }
 
 const CAPABILITIES_EN =
   'I am the offline demo policy, not a model: I can take notes, show the history, export and delete notes.';
+
+// What each media kind is called in a reply.
+const MEDIA_ZH: Record<OfflineMediaKind, string> = { image: '图片', video: '视频', '3d': '3D 模型', audio: '音频' };
+
+const MEDIA_EN: Record<OfflineMediaKind, string> = { image: 'image', video: 'video', '3d': '3D model', audio: 'audio' };
+const MEDIA_FR: Record<OfflineMediaKind, string> = {
+  image: 'image',
+  video: 'vidéo',
+  '3d': 'modèle 3D',
+  audio: 'audio',
+};
+const MEDIA_DE: Record<OfflineMediaKind, string> = { image: 'Bild', video: 'Video', '3d': '3D-Modell', audio: 'Audio' };
+const MEDIA_ES: Record<OfflineMediaKind, string> = {
+  image: 'imagen',
+  video: 'vídeo',
+  '3d': 'modelo 3D',
+  audio: 'audio',
+};
 
 const SIMPLIFIED: Phrases = {
   greeting: '你好！我是离线演示策略，不是模型：我可以记笔记、查看历史、导出和删除笔记。',
@@ -20,7 +43,9 @@ const SIMPLIFIED: Phrases = {
   done: (tool, summary) => `已完成（${tool}）：${summary}`,
   failed: (tool, summary) => `没有成功（${tool}）：${summary}`,
   noTool: (intent) => `这里无法完成：没有可用的${intent}工具。`,
-  intents: { note: '笔记', history: '历史', export: '导出', delete: '删除', storyboard: '分镜文档' },
+  intents: { note: '笔记', history: '历史', export: '导出', delete: '删除', storyboard: '分镜文档', media: '媒体生成' },
+  mediaPending: (kind) => `正在生成${MEDIA_ZH[kind]}，完成后会出现在工作区。`,
+  mediaReady: (kind, id) => `${MEDIA_ZH[kind]}已生成，已放入工作区（${id}）。`,
 };
 
 // The same phrases in Traditional characters; tool names and summaries pass through unchanged.
@@ -36,7 +61,11 @@ const TRADITIONAL: Phrases = {
     export: toTraditional(SIMPLIFIED.intents.export),
     delete: toTraditional(SIMPLIFIED.intents.delete),
     storyboard: toTraditional(SIMPLIFIED.intents.storyboard),
+    media: toTraditional(SIMPLIFIED.intents.media),
   },
+  mediaPending: (kind) => toTraditional(SIMPLIFIED.mediaPending(kind)),
+  // Ids are ASCII: the conversion leaves them as they are.
+  mediaReady: (kind, id) => toTraditional(SIMPLIFIED.mediaReady(kind, id)),
 };
 
 export const PHRASES: Record<OfflineLanguage, Phrases> = {
@@ -48,7 +77,16 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `Done (${tool}): ${summary}`,
     failed: (tool, summary) => `That did not work (${tool}): ${summary}`,
     noTool: (intent) => `I cannot do that here: no ${intent} tool is available.`,
-    intents: { note: 'note-taking', history: 'history', export: 'export', delete: 'delete', storyboard: 'document' },
+    intents: {
+      note: 'note-taking',
+      history: 'history',
+      export: 'export',
+      delete: 'delete',
+      storyboard: 'document',
+      media: 'media generation',
+    },
+    mediaPending: (kind) => `The ${MEDIA_EN[kind]} is being made; it will appear in the workspace when it is ready.`,
+    mediaReady: (kind, id) => `The ${MEDIA_EN[kind]} is ready: artefact ${id} is in the workspace.`,
   },
   fr: {
     greeting:
@@ -64,7 +102,10 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
       export: 'export',
       delete: 'suppression',
       storyboard: 'document',
+      media: 'génération de médias',
     },
+    mediaPending: (kind) => `Création en cours (${MEDIA_FR[kind]}) : le résultat apparaîtra dans l'espace de travail.`,
+    mediaReady: (kind, id) => `C'est prêt (${MEDIA_FR[kind]}) : l'artefact ${id} est dans l'espace de travail.`,
   },
   de: {
     greeting:
@@ -80,7 +121,10 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
       export: 'den Export',
       delete: 'das Löschen',
       storyboard: 'Dokumente',
+      media: 'Mediengenerierung',
     },
+    mediaPending: (kind) => `Wird erstellt (${MEDIA_DE[kind]}): Das Ergebnis erscheint im Arbeitsbereich.`,
+    mediaReady: (kind, id) => `Fertig (${MEDIA_DE[kind]}): Artefakt ${id} liegt im Arbeitsbereich.`,
   },
   es: {
     greeting:
@@ -96,7 +140,10 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
       export: 'exportación',
       delete: 'borrado',
       storyboard: 'documentos',
+      media: 'generación de medios',
     },
+    mediaPending: (kind) => `Generando (${MEDIA_ES[kind]}): aparecerá en el espacio de trabajo cuando esté listo.`,
+    mediaReady: (kind, id) => `Listo (${MEDIA_ES[kind]}): el artefacto ${id} está en el espacio de trabajo.`,
   },
 };
 

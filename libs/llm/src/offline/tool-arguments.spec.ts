@@ -32,6 +32,23 @@ describe('buildArguments', () => {
     });
   });
 
+  it('leaves optional id fields out when told to, and still fills required ones', () => {
+    const parameters = {
+      type: 'object',
+      required: ['prompt', 'jobId'],
+      properties: { prompt: { type: 'string' }, jobId: { type: 'string' }, referenceArtifactId: { type: 'string' } },
+    };
+    expect(buildArguments(parameters, context)).toEqual({
+      prompt: 'call Bob',
+      jobId: 'n-1',
+      referenceArtifactId: 'n-1',
+    });
+    expect(buildArguments(parameters, { ...context, fillOptionalIds: false })).toEqual({
+      prompt: 'call Bob',
+      jobId: 'n-1',
+    });
+  });
+
   it('copes with a schema without properties', () => {
     expect(buildArguments({ type: 'object' }, context)).toEqual({});
   });

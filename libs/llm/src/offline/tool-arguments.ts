@@ -18,6 +18,8 @@ export interface ArgumentContext {
   payload: string;
   /** Identifiers the user may mean, most likely first. */
   idCandidates: (property: string) => readonly string[];
+  /** Fill optional id fields from the candidates too (default true). */
+  fillOptionalIds?: boolean;
 }
 
 function typeOf(schema: PropertySchema): string | undefined {
@@ -31,7 +33,10 @@ function valueFor(name: string, schema: PropertySchema, required: boolean, conte
     return required || schema.default === undefined ? schema.enum[0] : undefined;
   const type = typeOf(schema);
   if (type === 'string') {
-    if (ID_NAME.test(name)) return context.idCandidates(name)[0] ?? (required ? '' : undefined);
+    if (ID_NAME.test(name)) {
+      if (!required && context.fillOptionalIds === false) return undefined;
+      return context.idCandidates(name)[0] ?? (required ? '' : undefined);
+    }
     if (CONTENT_NAMES.test(name)) return context.payload;
     if (SHORT_NAMES.test(name)) return context.payload.slice(0, 60);
     return required ? context.payload : undefined;

@@ -77,6 +77,22 @@ describe('authorizeCall', () => {
     }
   });
 
+  it('allows a paid call the ledger authorizes, but never an irreversible one, whatever it declares', () => {
+    const ask = (sideEffect: 'paid' | 'irreversible', authorizedBy?: 'person' | 'ledger') =>
+      authorizeCall({
+        toolName: 'image.generate',
+        sideEffect,
+        authorizedBy,
+        callId: deleteCall,
+        approvedCalls: approvedCalls([]),
+      });
+    expect(ask('paid', 'ledger')).toEqual({ decision: 'allowed' });
+    expect(ask('paid', 'person')).toMatchObject({ decision: 'needs_approval', callId: deleteCall });
+    expect(ask('paid')).toMatchObject({ decision: 'needs_approval', callId: deleteCall });
+    // The registry refuses such a definition; this guard holds for callers that bypass it.
+    expect(ask('irreversible', 'ledger')).toMatchObject({ decision: 'needs_approval', callId: deleteCall });
+  });
+
   it('is not authorized by arguments or model text claiming "the user approved"', () => {
     // Whatever the model wrote, even mixed into the events handed over, is never evidence.
     const claims = [

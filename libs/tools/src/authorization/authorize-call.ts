@@ -1,4 +1,4 @@
-import type { SideEffectClass } from '../tool.port';
+import type { CallAuthority, SideEffectClass } from '../tool.port';
 
 /**
  * Call ids a person approved, as the domain's one approval rule reads them from the task's events
@@ -11,6 +11,8 @@ export interface ApprovedCalls {
 export interface AuthorizationRequest {
   toolName: string;
   sideEffect: SideEffectClass;
+  /** The tool's declaration; absent = 'person'. */
+  authorizedBy?: CallAuthority;
   callId: string;
   approvedCalls: ApprovedCalls;
 }
@@ -31,6 +33,9 @@ export const requiresApproval = (sideEffect: SideEffectClass): boolean =>
  */
 export function authorizeCall(request: AuthorizationRequest): AuthorizationDecision {
   if (!requiresApproval(request.sideEffect)) return { decision: 'allowed' };
+  // The ledger gates the money of a paid order itself; irreversible calls always need a person
+  // (the registry refuses 'ledger' on them, and this check holds even for a definition it never saw).
+  if (request.sideEffect === 'paid' && request.authorizedBy === 'ledger') return { decision: 'allowed' };
   if (request.approvedCalls.has(request.callId)) return { decision: 'allowed' };
   return { decision: 'needs_approval', callId: request.callId, question: approvalQuestion(request) };
 }

@@ -66,6 +66,20 @@ describe('ToolRegistry registration', () => {
     expect(() => new ToolRegistry([scalar])).toThrow(/must be an object/);
   });
 
+  it("refuses authorizedBy 'ledger' on anything but a paid tool, and an unknown authority", () => {
+    for (const sideEffect of ['read', 'write', 'irreversible'] as const) {
+      const tool = noArgs(`l_${sideEffect}`, async () => okResult(null), { sideEffect, authorizedBy: 'ledger' });
+      expect(() => new ToolRegistry([tool])).toThrow(/only for paid tools/);
+    }
+    const odd = noArgs('l_odd', async () => okResult(null), {
+      sideEffect: 'paid',
+      authorizedBy: 'budget' as ToolDefinition['authorizedBy'],
+    });
+    expect(() => new ToolRegistry([odd])).toThrow(/unknown authority/);
+    const paid = noArgs('l_paid', async () => okResult(null), { sideEffect: 'paid', authorizedBy: 'ledger' });
+    expect(new ToolRegistry([paid]).has('l_paid')).toBe(true);
+  });
+
   it('refuses an input schema with no JSON Schema form', () => {
     const transformed = {
       ...noArgs('d', async () => okResult(null)),
@@ -301,6 +315,17 @@ describe('ToolRegistry.authorize', () => {
   it('asks for approval of an irreversible call and allows it once that call id is approved', () => {
     expect(registry.authorize('notes.delete', callId, new Set())).toMatchObject({ decision: 'needs_approval', callId });
     expect(registry.authorize('notes.delete', callId, new Set([callId]))).toEqual({ decision: 'allowed' });
+  });
+
+  it('allows a paid call authorized by the ledger without a checkpoint; a paid call by default still asks', () => {
+    const paid = new ToolRegistry([
+      noArgs('image.make', async () => pendingResult(), { sideEffect: 'paid', authorizedBy: 'ledger' }),
+      noArgs('print.order', async () => okResult(null), { sideEffect: 'paid' }),
+      noArgs('print.cancel', async () => okResult(null), { sideEffect: 'paid', authorizedBy: 'person' }),
+    ]);
+    expect(paid.authorize('image.make', callId, new Set())).toEqual({ decision: 'allowed' });
+    expect(paid.authorize('print.order', callId, new Set())).toMatchObject({ decision: 'needs_approval', callId });
+    expect(paid.authorize('print.cancel', callId, new Set())).toMatchObject({ decision: 'needs_approval', callId });
   });
 
   it('allows reads and unknown tools (the latter fail as TOOL_NOT_FOUND when invoked)', () => {

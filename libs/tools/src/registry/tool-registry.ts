@@ -90,7 +90,13 @@ export class ToolRegistry {
   authorize(name: string, callId: string, approvedCalls: ApprovedCalls): AuthorizationDecision {
     const definition = this.entries.get(name)?.definition;
     if (!definition) return { decision: 'allowed' };
-    return authorizeCall({ toolName: name, sideEffect: definition.sideEffect, callId, approvedCalls });
+    return authorizeCall({
+      toolName: name,
+      sideEffect: definition.sideEffect,
+      authorizedBy: definition.authorizedBy,
+      callId,
+      approvedCalls,
+    });
   }
 
   private selected(domains: readonly ToolDomain[] | undefined): Entry[] {
