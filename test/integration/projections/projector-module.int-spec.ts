@@ -135,6 +135,9 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
         { name: 'workspace_task_artifacts', state: 'live' },
         { name: 'workspace_artifacts', state: 'live' },
         { name: 'workspace_notices', state: 'live' },
+        { name: 'generation_jobs', state: 'live' },
+        { name: 'accounts', state: 'live' },
+        { name: 'account_ledger', state: 'live' },
       ],
     });
   });

@@ -3,6 +3,8 @@ import { ArtifactMutationsResolver } from './resolvers/artifact-mutations.resolv
 import { ArtifactsResolver } from './resolvers/artifacts.resolver';
 import { CorrectionMutationsResolver } from './resolvers/correction-mutations.resolver';
 import { EventsResolver } from './resolvers/events.resolver';
+import { GenerationMutationsResolver } from './resolvers/generation-mutations.resolver';
+import { GenerationResolver } from './resolvers/generation.resolver';
 import { MainLineResolver } from './resolvers/main-line.resolver';
 import { MeResolver } from './resolvers/me.resolver';
 import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
@@ -24,5 +26,7 @@ export const apiResolvers = [
   WebhooksResolver,
   ArtifactsResolver,
   ArtifactMutationsResolver,
+  GenerationResolver,
+  GenerationMutationsResolver,
   ...liveResolvers,
 ] as const;

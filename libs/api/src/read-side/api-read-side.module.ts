@@ -21,6 +21,8 @@ import {
   READ_MODELS,
 } from '@lomo/read-models';
 import { DocumentStoreWorkspaceReadModel, WORKSPACE_READ_MODEL, workspaceProjections } from '@lomo/workspace';
+import { DocumentStoreGenerationReadModel, GENERATION_READ_MODEL, generationProjections } from '@lomo/generation';
+import { CLOCK, type Clock } from '@lomo/contracts';
 
 const API_DOCUMENT_STORE = Symbol('API_DOCUMENT_STORE');
 
@@ -79,7 +81,11 @@ export class ApiReadSideModule {
         {
           provide: READ_MODEL_CONSISTENCY,
           useFactory: (documents: DocumentStore, aliases: ProjectionAliases) =>
-            new ReadModelConsistency(documents, aliases, [...readModelProjections, ...workspaceProjections]),
+            new ReadModelConsistency(documents, aliases, [
+              ...readModelProjections,
+              ...workspaceProjections,
+              ...generationProjections,
+            ]),
           inject: [API_DOCUMENT_STORE, ProjectionAliases],
         },
         {
@@ -88,9 +94,15 @@ export class ApiReadSideModule {
             new DocumentStoreWorkspaceReadModel(documents, (name) => aliases.collectionOf(name)),
           inject: [API_DOCUMENT_STORE, ProjectionAliases],
         },
+        {
+          provide: GENERATION_READ_MODEL,
+          useFactory: (documents: DocumentStore, aliases: ProjectionAliases, clock: Clock) =>
+            new DocumentStoreGenerationReadModel(documents, (name) => aliases.collectionOf(name), clock),
+          inject: [API_DOCUMENT_STORE, ProjectionAliases, CLOCK],
+        },
         ReadSideLifecycle,
       ],
-      exports: [READ_MODELS, READ_MODEL_CONSISTENCY, WORKSPACE_READ_MODEL],
+      exports: [READ_MODELS, READ_MODEL_CONSISTENCY, WORKSPACE_READ_MODEL, GENERATION_READ_MODEL],
     };
   }
 }

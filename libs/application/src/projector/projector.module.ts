@@ -24,6 +24,8 @@ import {
   READ_MODELS,
 } from '@lomo/read-models';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@lomo/llm';
+import { DocumentStoreGenerationReadModel, GENERATION_READ_MODEL, generationProjections } from '@lomo/generation';
+import { CLOCK, type Clock } from '@lomo/contracts';
 import {
   ARTIFACT_BINDINGS,
   DocumentStoreRoutingIndex,
@@ -71,6 +73,7 @@ export class ProjectorModule {
       ...readModelProjections,
       eraseProjectionType(routingIndexProjection),
       ...workspaceProjections,
+      ...generationProjections,
     ];
     return {
       module: ProjectorModule,
@@ -171,6 +174,12 @@ export class ProjectorModule {
           inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
         },
         {
+          provide: GENERATION_READ_MODEL,
+          useFactory: (documents: DocumentStore, runner: ProjectionRunner, clock: Clock) =>
+            new DocumentStoreGenerationReadModel(documents, (name) => runner.aliases.collectionOf(name), clock),
+          inject: [DOCUMENT_STORE, PROJECTION_RUNNER, CLOCK],
+        },
+        {
           provide: ARTIFACT_BINDINGS,
           useFactory: (workspace: DocumentStoreWorkspaceReadModel) => new ProjectedArtifactBindings(workspace),
           inject: [WORKSPACE_READ_MODEL],
@@ -201,6 +210,7 @@ export class ProjectorModule {
         SEARCH_INDEX,
         EMBEDDING_PROVIDER,
         WORKSPACE_READ_MODEL,
+        GENERATION_READ_MODEL,
         ARTIFACT_BINDINGS,
       ],
     };

@@ -1,0 +1,65 @@
+import { Inject } from '@nestjs/common';
+import { Args, Mutation, Resolver } from '@nestjs/graphql';
+import type { Caller } from '@lomo/auth';
+import { EVENT_BUS, type EventBus } from '@lomo/bus';
+import { ApiError, ApiErrorCodes, CLOCK, ID_GENERATOR, notFound, type Clock, type IdGenerator } from '@lomo/contracts';
+import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
+import { AccountErrors, AccountRefusedError, approveQuote } from '@lomo/generation';
+import { LOGGER, type Logger } from '@lomo/observability';
+import { publishWakeUp } from '@lomo/runtime';
+import { CurrentCaller } from '../../auth/current-caller.decorator';
+import { tokenForWrites } from '../../consistency/token-for-writes';
+import { ApproveQuoteArgs, approveQuoteArgsSchema } from '../args/generation.args';
+import { validate } from '../args/input-schemas';
+import { ApproveQuotePayload } from '../types/generation.types';
+
+/**
+ * A person's approval of a quote a job waits on. Only person tokens approve: an integration's
+ * paid operations are confirmed one by one by a person, and an operator reads, it does not spend.
+ */
+@Resolver()
+export class GenerationMutationsResolver {
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'approve-quote' });
+  }
+
+  @Mutation(() => ApproveQuotePayload, {
+    description:
+      "Approves a job's quote as you, and resolves the task's approval checkpoint for it; the job is then reserved and sent. A repeat changes nothing. NOT_FOUND for an unknown quote and for another workspace's; FORBIDDEN for tokens that are not a person's.",
+  })
+  async approveQuote(@CurrentCaller() caller: Caller, @Args() args: ApproveQuoteArgs): Promise<ApproveQuotePayload> {
+    const { quoteId } = validate(approveQuoteArgsSchema, args);
+    if (caller.kind !== 'person')
+      throw new ApiError(ApiErrorCodes.FORBIDDEN, 'Only a person approves paid work', { tokenKind: caller.kind });
+    try {
+      const result = await approveQuote(
+        {
+          store: this.store,
+          ids: this.ids,
+          clock: this.clock,
+          wake: (message) => publishWakeUp(this.bus, message),
+          logger: this.logger,
+        },
+        { workspaceId: caller.workspaceId, quoteId, userId: caller.userId },
+      );
+      return {
+        quoteId,
+        jobId: result.jobId,
+        changed: result.changed,
+        consistencyToken: tokenForWrites(result.writes),
+      };
+    } catch (error) {
+      if (error instanceof AccountRefusedError && error.code === AccountErrors.QUOTE_NOT_FOUND)
+        throw notFound('quote', quoteId);
+      throw error;
+    }
+  }
+}

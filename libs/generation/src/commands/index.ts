@@ -1,0 +1,6 @@
+export * from './approve-quote';
+export {
+  checkApprovalCheckpoint,
+  resolveApprovalCheckpoint,
+  type ApprovalCheckpoint,
+} from './resolve-approval-checkpoint';
