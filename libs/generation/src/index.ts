@@ -3,3 +3,7 @@ export * from './job';
 export * from './account';
 export * from './openai';
 export * from './simulated';
+export * from './projection';
+export * from './commands';
+export * from './service';
+export * from './tools';

@@ -15,7 +15,7 @@ export interface GenerationRequestInput {
   callId: string;
   correlationId: string;
   kind: MediaKind;
-  /** The tool's name: `image.generate`, `image.edit`, `video.generate`, `3d.generate`, `audio.generate`. */
+  /** The tool's name: `image.generate`, `image.edit`, `video.generate`, `model3d.generate`, `audio.generate`. */
   operation: string;
   prompt: string;
   /** What the tool's schema accepted (size, duration, voice, format...). */

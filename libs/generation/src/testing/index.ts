@@ -5,3 +5,5 @@ export * from './generation-arbitraries';
 export * from './in-process-simulated-provider';
 export * from './callback-receiver';
 export * from './sim-upstream-process';
+export * from './fake-generation-requests';
+export * from './generation-harness';

@@ -1,0 +1,130 @@
+import { streams, type Actor, type IdGenerator, type WriteMetadata } from '@lomo/contracts';
+import type { EventStore } from '@lomo/eventstore';
+import { accountDecider } from '../account/account-decider';
+import type { AccountCommand } from '../account/account-commands';
+import { accountEventTypes, type AccountEvent } from '../account/account-events';
+import { quoteIdFor } from '../account/account-ids';
+import type { AccountState } from '../account/account-state';
+import { generationJobDecider } from '../job/job-decider';
+import type { GenerationJobCommand } from '../job/job-commands';
+import { generationJobEventTypes, type GenerationJobEvent } from '../job/job-events';
+import { generationJobId } from '../job/job-ids';
+import type { GenerationJobState } from '../job/job-state';
+import type { GenerationParams, GenerationProvider, MediaKind } from '../provider/generation-provider.port';
+import { DecidedStreams } from './decided-streams';
+import type { GenerationJobView, GenerationRequestInput, GenerationRequests } from './generation-requests.port';
+import { jobView } from './job-view';
+
+export const GENERATION_ACTOR: Actor = { kind: 'system', component: 'generation' };
+
+export type JobStreams = DecidedStreams<GenerationJobCommand, GenerationJobEvent, GenerationJobState>;
+export type AccountStreams = DecidedStreams<AccountCommand, AccountEvent, AccountState>;
+
+export interface GenerationOrdersDeps {
+  store: EventStore;
+  ids: IdGenerator;
+  /** Only `quote` is used here: pricing is local and sends nothing. */
+  providers: readonly Pick<GenerationProvider, 'name' | 'quote'>[];
+  providerFor?: (kind: MediaKind) => string;
+  clock: { now(): Date };
+  jobs?: JobStreams;
+  accounts?: AccountStreams;
+}
+
+/**
+ * Where media tools order jobs (the executor's side of DESIGN.md §4 step 5): the job stream's
+ * first event, appended with "no stream" expected (one job per (workspace, call id)), then its
+ * quote on the account. Nothing is reserved or sent here: the generation service
+ * (./generation-service.ts) picks the order up from the bus and does the rest, in its own process.
+ */
+export class GenerationOrders implements GenerationRequests {
+  readonly jobs: JobStreams;
+  readonly accounts: AccountStreams;
+  private readonly providers = new Map<string, Pick<GenerationProvider, 'name' | 'quote'>>();
+
+  constructor(private readonly deps: GenerationOrdersDeps) {
+    if (deps.providers.length === 0) throw new Error('Generation orders need at least one provider');
+    for (const provider of deps.providers) this.providers.set(provider.name, provider);
+    this.jobs = deps.jobs ?? new DecidedStreams(deps.store, generationJobDecider, generationJobEventTypes, deps.ids);
+    this.accounts = deps.accounts ?? new DecidedStreams(deps.store, accountDecider, accountEventTypes, deps.ids, 1_000);
+  }
+
+  async request(input: GenerationRequestInput): Promise<GenerationJobView> {
+    const provider = this.providerFor(input.kind);
+    const params: GenerationParams = {
+      kind: input.kind,
+      operation: input.operation,
+      prompt: input.prompt,
+      options: input.options,
+    };
+    const quote = provider.quote(params);
+    const jobId = generationJobId(input.workspaceId, input.callId);
+    const meta = metaOf(input.workspaceId, input.correlationId, null);
+    const refs = input.referenceArtifactIds ?? [];
+    const written = await this.jobs.write(
+      streams.generation(jobId),
+      {
+        type: 'RequestGeneration',
+        workspaceId: input.workspaceId,
+        taskId: input.taskId,
+        turnId: input.turnId,
+        callId: input.callId,
+        provider: provider.name,
+        kind: input.kind,
+        operation: input.operation,
+        params: {
+          prompt: input.prompt,
+          options: (refs.length > 0
+            ? { ...input.options, referenceArtifactIds: [...refs] }
+            : { ...input.options }) as never,
+        },
+        quote: { ...quote, quoteId: quoteIdFor(jobId) },
+        at: this.deps.clock.now().toISOString(),
+      },
+      meta,
+    );
+    const job = written.state;
+    if (job.status === 'none') throw new Error(`Job ${jobId} was not recorded`);
+    await this.accounts.write(
+      streams.account(job.workspaceId),
+      {
+        type: 'IssueQuote',
+        quote: job.quote,
+        jobId: job.jobId,
+        taskId: job.taskId,
+        callId: job.callId,
+        at: job.requestedAt,
+      },
+      metaOf(job.workspaceId, input.correlationId, null),
+    );
+    return this.view(jobId);
+  }
+
+  async status(
+    workspaceId: string,
+    ref: { jobId: string } | { callId: string },
+  ): Promise<GenerationJobView | undefined> {
+    const jobId = 'jobId' in ref ? ref.jobId : generationJobId(workspaceId, ref.callId);
+    const job = (await this.jobs.read(streams.generation(jobId))).state;
+    if (job.status === 'none' || job.workspaceId !== workspaceId) return undefined;
+    return this.view(jobId);
+  }
+
+  async view(jobId: string): Promise<GenerationJobView> {
+    const job = (await this.jobs.read(streams.generation(jobId))).state;
+    if (job.status === 'none') throw new Error(`No job ${jobId}`);
+    const account = (await this.accounts.read(streams.account(job.workspaceId))).state;
+    return jobView(job, account);
+  }
+
+  private providerFor(kind: MediaKind): Pick<GenerationProvider, 'name' | 'quote'> {
+    const name = this.deps.providerFor?.(kind) ?? this.deps.providers[0].name;
+    const provider = this.providers.get(name);
+    if (provider === undefined) throw new Error(`No generation provider named ${name}`);
+    return provider;
+  }
+}
+
+export function metaOf(workspaceId: string, correlationId: string, causationId: string | null): WriteMetadata {
+  return { workspaceId, correlationId, causationId, actor: GENERATION_ACTOR };
+}
