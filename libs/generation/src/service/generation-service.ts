@@ -149,6 +149,7 @@ export class GenerationService implements GenerationRequests {
   private readonly inFlight = new Set<Promise<unknown>>();
   private state: 'idle' | 'running' | 'stopped' = 'idle';
   private sweepCancel: CancelTimer | undefined;
+  private flushCancel: CancelTimer | undefined;
 
   constructor(private readonly deps: GenerationServiceDeps) {
     if (deps.providers.length === 0) throw new Error('The generation service needs at least one provider');
@@ -170,12 +171,14 @@ export class GenerationService implements GenerationRequests {
     this.state = 'running';
     const resumed = await this.sweep();
     this.scheduleSweep();
+    this.scheduleLedgerFlush();
     return resumed;
   }
 
   async stop(): Promise<void> {
     this.state = 'stopped';
     this.sweepCancel?.();
+    this.flushCancel?.();
     for (const { cancel } of this.timers.values()) cancel();
     this.timers.clear();
     await this.idle();
@@ -205,6 +208,17 @@ export class GenerationService implements GenerationRequests {
     if (this.state !== 'running' || this.deps.activeJobs === undefined) return;
     this.sweepCancel = this.timer.schedule(this.timings.silenceMs, () => {
       void this.sweep().finally(() => this.scheduleSweep());
+    });
+  }
+
+  /** Callback ids reach the document store within a second, so a replay after a crash is refused too. */
+  private scheduleLedgerFlush(): void {
+    if (this.state !== 'running') return;
+    this.flushCancel = this.timer.schedule(CALLBACK_LEDGER_FLUSH_MS, () => {
+      void this.callbackLedger
+        .flush()
+        .catch((error: unknown) => this.report(error, { during: 'callback ledger flush' }))
+        .finally(() => this.scheduleLedgerFlush());
     });
   }
 
@@ -245,23 +259,31 @@ export class GenerationService implements GenerationRequests {
         `No generation provider named ${providerName.slice(0, 64)}`,
       );
     const event = provider.verifyCallback(headers, rawBody);
-    if (await this.callbackLedger.seenBefore(provider.name, event.eventId))
-      throw new CallbackRejectedError('CALLBACK_REPLAYED', `Callback ${event.eventId} was processed already`);
+    const replayed = () =>
+      new CallbackRejectedError('CALLBACK_REPLAYED', `Callback ${event.eventId} was processed already`);
+    if (await this.callbackLedger.seenBefore(provider.name, event.eventId)) throw replayed();
     const jobId = await this.upstreamIndex.jobOf(provider.name, event.upstreamJobId);
     if (jobId === undefined)
       throw new CallbackRejectedError('CALLBACK_UNKNOWN_JOB', `No job is upstream job ${event.upstreamJobId}`);
-    this.counters.callbacks += 1;
-    const appended = await this.serialized(jobId, () =>
-      this.onReport(jobId, {
-        status: event.status,
-        progress: event.progress,
-        source: 'callback',
-        callbackEventId: event.eventId,
-        ...(event.failure !== undefined ? { failure: event.failure } : {}),
-      }),
-    );
-    this.callbackLedger.record(provider.name, event.eventId);
-    return { jobId, appended };
+    if (!this.callbackLedger.claim(provider.name, event.eventId)) throw replayed();
+    let processed = false;
+    try {
+      this.counters.callbacks += 1;
+      const appended = await this.serialized(jobId, () =>
+        this.onReport(jobId, {
+          status: event.status,
+          progress: event.progress,
+          source: 'callback',
+          callbackEventId: event.eventId,
+          ...(event.failure !== undefined ? { failure: event.failure } : {}),
+        }),
+      );
+      processed = true;
+      return { jobId, appended };
+    } finally {
+      // Not processed (the store failed): the provider's retry is processed then.
+      this.callbackLedger.release(provider.name, event.eventId, processed);
+    }
   }
 
   // ---- the plan loop --------------------------------------------------------------------------
@@ -851,6 +873,8 @@ export class GenerationService implements GenerationRequests {
     this.deps.onError?.(error, context);
   }
 }
+
+const CALLBACK_LEDGER_FLUSH_MS = 1_000;
 
 type FailReason = 'rejected' | 'outcome_unknown' | 'submit_timeout' | 'upstream_failed' | 'cancelled';
 

@@ -51,6 +51,8 @@ export class UpstreamIndex {
  */
 export class CallbackLedger {
   private readonly seen = new Map<string, true>();
+  /** Deliveries being processed now: a concurrent duplicate is a replay too. */
+  private readonly processing = new Set<string>();
   private pending: string[] = [];
   private flushing: Promise<void> | undefined;
 
@@ -64,6 +66,22 @@ export class CallbackLedger {
     const k = key(provider, eventId);
     if (this.seen.has(k)) return true;
     return (await this.documents.get(CALLBACK_EVENTS_COLLECTION, k)) !== undefined;
+  }
+
+  /**
+   * Takes a delivery for processing (after `seenBefore` said no): false when it was recorded or
+   * is being processed already. `release` hands it back, recorded when it was processed.
+   */
+  claim(provider: string, eventId: string): boolean {
+    const k = key(provider, eventId);
+    if (this.seen.has(k) || this.processing.has(k)) return false;
+    this.processing.add(k);
+    return true;
+  }
+
+  release(provider: string, eventId: string, processed: boolean): void {
+    this.processing.delete(key(provider, eventId));
+    if (processed) this.record(provider, eventId);
   }
 
   record(provider: string, eventId: string): void {

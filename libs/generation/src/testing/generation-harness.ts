@@ -37,19 +37,24 @@ export interface GenerationHarnessOptions {
  * Orders advance at once here (the app's bus consumer does it there).
  */
 export class GenerationHarness {
-  readonly service: GenerationService;
+  /** The service the callbacks go to; `restart` replaces it, as a new process would. */
+  service: GenerationService;
   readonly orders: GenerationOrders;
   readonly errors: Array<{ error: unknown; context: Record<string, unknown> }> = [];
   readonly documents: SqliteDocumentStore;
   readonly artifacts: ArtifactCommandService;
   private readonly textBlobs: SqliteBlobStore;
   private readonly pendingDeliveries = new Set<Promise<unknown>>();
+  private readonly services: GenerationService[] = [];
+  private readonly abandoned = new Set<GenerationService>();
   readonly callbackResults: Array<{ ok: boolean; code?: string }> = [];
+  /** Every job ordered through the media tools (what the read model's activeJobs would list). */
+  readonly orderedJobs = new Set<string>();
 
   private constructor(
     readonly runtime: RuntimeHarness,
     readonly sim: InProcessSimulatedProvider,
-    options: GenerationHarnessOptions,
+    private readonly options: GenerationHarnessOptions,
   ) {
     const dir = runtime.dir;
     this.documents = new SqliteDocumentStore({ filename: join(dir, 'read.sqlite') });
@@ -60,22 +65,56 @@ export class GenerationHarness {
       media: runtime.blobs,
       ids: runtime.ids,
     });
-    this.service = new GenerationService({
+    this.service = this.openService({ timings: options.timings, hooks: options.hooks });
+    this.orders = this.service.orders;
+  }
+
+  /**
+   * Another generation service on the same stores (a second process, or the same one restarted):
+   * its own queues, timers and counters. Not started; `activeJobs` lists the ordered jobs that
+   * have not ended.
+   */
+  openService(options: { timings?: Partial<GenerationTimings>; hooks?: GenerationHooks } = {}): GenerationService {
+    const runtime = this.runtime;
+    const service = new GenerationService({
       store: runtime.store,
       documents: this.documents,
       blobs: runtime.blobs,
       artifacts: this.artifacts,
       bus: runtime.bus,
-      providers: [sim.provider],
+      providers: [this.sim.provider],
       clock: runtime.clock,
       ids: runtime.ids,
       timer: runtime.clock,
       random: () => 0.5,
-      timings: options.timings,
+      timings: options.timings ?? this.options.timings,
       hooks: options.hooks,
+      activeJobs: () => this.unfinishedJobs(),
       onError: (error, context) => this.errors.push({ error, context }),
     });
-    this.orders = this.service.orders;
+    this.services.push(service);
+    return service;
+  }
+
+  /**
+   * The current service dies where it stands (timers cancelled, work in flight abandoned, as a
+   * SIGKILL leaves it) and a new one takes over and starts, sweeping the unfinished jobs.
+   */
+  async restart(options: { timings?: Partial<GenerationTimings>; hooks?: GenerationHooks } = {}): Promise<void> {
+    const dead = this.service;
+    void dead.stop(); // not awaited: a hung step of the dead one never ends
+    this.abandoned.add(dead);
+    this.service = this.openService(options);
+    await this.service.start();
+  }
+
+  private async unfinishedJobs(): Promise<string[]> {
+    const open: string[] = [];
+    for (const jobId of this.orderedJobs) {
+      const types = (await this.read(streams.generation(jobId))).map((e) => e.type);
+      if (!types.includes('GenerationCompleted') && !types.includes('GenerationFailed')) open.push(jobId);
+    }
+    return open;
   }
 
   static async open(options: GenerationHarnessOptions): Promise<GenerationHarness> {
@@ -83,6 +122,7 @@ export class GenerationHarness {
     const requests: GenerationRequests = {
       request: async (input) => {
         const view = await holder.harness!.orders.request(input);
+        holder.harness!.orderedJobs.add(view.jobId);
         holder.harness!.service.kick(view.jobId);
         return view;
       },
@@ -128,11 +168,20 @@ export class GenerationHarness {
     await this.settle();
   }
 
+  /**
+   * Waits until callbacks and job work are done, or until nothing more is appended while work
+   * sleeps on the manual clock (a backoff before a retried submit): the next `advance` wakes it.
+   */
   async settle(): Promise<void> {
-    for (let i = 0; i < 20; i += 1) {
-      await Promise.allSettled([...this.pendingDeliveries]);
-      await this.service.idle();
-      if (this.pendingDeliveries.size === 0) return;
+    let lastHead: string | undefined;
+    for (let round = 0; round < 400; round += 1) {
+      const live = this.services.filter((service) => !this.abandoned.has(service));
+      const idle = Promise.all([...this.pendingDeliveries, ...live.map((service) => service.idle())]).then(() => true);
+      const done = await Promise.race([idle, new Promise<false>((r) => setTimeout(() => r(false), 25))]);
+      if (done && this.pendingDeliveries.size === 0) return;
+      const head = JSON.stringify((await this.runtime.store.headPosition()) ?? null);
+      if (!done && head === lastHead) return;
+      lastHead = head;
     }
   }
 
@@ -145,7 +194,7 @@ export class GenerationHarness {
   }
 
   async close(): Promise<void> {
-    await this.service.stop();
+    for (const service of this.services) if (!this.abandoned.has(service)) await service.stop();
     await this.runtime.close().catch(() => undefined);
     await this.documents.close();
     this.textBlobs.close();
