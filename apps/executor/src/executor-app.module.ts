@@ -5,6 +5,7 @@ import {
   ExecutorModule,
   WorkspaceModule,
   WorkspaceReadSideModule,
+  GenerationOrdersModule,
   type ExecutorModuleOptions,
 } from '@lomo/application';
 
@@ -21,6 +22,8 @@ export class ExecutorAppModule {
         PlatformModule.forRoot(config, options),
         // The workspace tools: artefact writes here, reads from the projector's collections.
         WorkspaceModule.register(),
+        // The media tools: they order jobs; apps/generation runs them.
+        ...(config.LOMO_GENERATION === 'on' ? [GenerationOrdersModule.register(config)] : []),
         ExecutorModule.register({ workspace: WorkspaceReadSideModule.register(config), ...options.executor }),
       ],
     };

@@ -10,11 +10,14 @@ import {
   ProjectorModule,
   WorkspaceModule,
   WorkspaceReadSideModule,
+  GenerationModule,
+  GenerationOrdersModule,
+  type GenerationModuleOptions,
 } from '@lomo/application';
 import { ApiModule } from '@lomo/api';
 import { NotifierModule } from '@lomo/webhooks';
 
-/** Every app in one process on the embedded adapters; apps join here as they arrive. */
+/** Every app in one process on the embedded adapters (the generation service and its upstream included). */
 @Module({})
 export class StandaloneModule {
   /** `executor` is for entry files such as the recovery bench's (an effect log on the tools). */
@@ -30,6 +33,8 @@ export class StandaloneModule {
        * answer WORKSPACE_UNAVAILABLE.
        */
       workspace?: DynamicModule;
+      /** Generation providers of a test's own (no upstream process is started then). */
+      generation?: GenerationModuleOptions['providers'];
     } = {},
   ): DynamicModule {
     // One projector instance: the API reads through it (read models, consistency tokens).
@@ -50,6 +55,17 @@ export class StandaloneModule {
           // The tools read the projector's workspace read model unless a test binds its own.
           workspace: options.executor?.workspace ?? options.workspace ?? WorkspaceReadSideModule.from(projector),
         }),
+        // Media tools order jobs; the generation service (same process here) runs them.
+        ...(config.LOMO_GENERATION === 'on'
+          ? [
+              GenerationOrdersModule.register(config, { providers: options.generation }),
+              GenerationModule.register(config, {
+                readSide: projector,
+                providers: options.generation,
+                workspace: options.workspace,
+              }),
+            ]
+          : []),
         projector,
         notifier,
         ApiModule.register(config, { readSide: projector, webhooks: notifier, workspace: options.workspace }),

@@ -28,3 +28,4 @@ export { ExecutorModule, type ExecutorModuleOptions } from './executor/executor.
 export { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS, COMMAND_DEPS } from './executor/executor-tokens';
 export type { StarterTools } from './executor/starter-tools.provider';
 export * from './workspace';
+export * from './generation';

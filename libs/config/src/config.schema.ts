@@ -118,6 +118,14 @@ export const configShape = {
     .max(30 * 86_400),
   LOMO_WEBHOOK_MAX_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000),
   LOMO_WEBHOOK_DISABLE_ON_GONE: z.enum(['true', 'false']),
+  LOMO_GENERATION: z.enum(['on', 'off']),
+  LOMO_GENERATION_PROVIDER: z.enum(['simulated', 'openai']),
+  LOMO_SIM_UPSTREAM_URL: z.url().optional(),
+  LOMO_GENERATION_CALLBACK_SECRET: z.string().min(16).max(512).optional(),
+  LOMO_GENERATION_PUBLIC_URL: z.url().optional(),
+  OPENAI_WEBHOOK_SECRET: z.string().min(1).optional(),
+  LOMO_GENERATION_SILENCE_MS: z.coerce.number().int().min(100).max(3_600_000),
+  LOMO_GENERATION_SUBMIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000),
   LOMO_SECRETS_KEY: z
     .string()
     .refine((value) => decodeSecretsKey(value) !== undefined, `must be ${SECRETS_KEY_FORMAT}`)
@@ -370,6 +378,45 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_WEBHOOK_DISABLE_ON_GONE: {
     default: 'true',
     meaning: 'A 410 Gone from a receiver disables its webhook (state kept)',
+  },
+  LOMO_GENERATION: {
+    default: 'on',
+    meaning:
+      'Paid media generation: the media tools (executor, standalone), the generation service and its upstream (standalone); `off`: the agent has no media tools',
+  },
+  LOMO_GENERATION_PROVIDER: {
+    default: 'simulated',
+    meaning:
+      'Media generation: `simulated` (the sim-upstream service: image, video, 3D, audio) or `openai` (images and videos on OPENAI_BASE_URL with OPENAI_API_KEY; 3D and audio stay simulated)',
+  },
+  LOMO_SIM_UPSTREAM_URL: {
+    default: '<embedded: started by the app as a child process>',
+    meaning:
+      'Base URL of the simulated media upstream (apps/sim-upstream); unset in embedded mode, the generation module starts one with its state in $LOMO_DATA_DIR/sim-upstream',
+  },
+  LOMO_GENERATION_CALLBACK_SECRET: {
+    default: '<embedded: generated at each start and handed to the child upstream>',
+    meaning:
+      'Signing secret of the simulated upstream’s callbacks (at least 16 characters); required with LOMO_SIM_UPSTREAM_URL',
+    secret: true,
+  },
+  LOMO_GENERATION_PUBLIC_URL: {
+    default: '<http://HOST:PORT of this process>',
+    meaning:
+      'Base URL the upstream calls back: `POST {url}/callbacks/generation/{provider}` (served by apps/generation)',
+  },
+  OPENAI_WEBHOOK_SECRET: {
+    meaning: 'Webhook signing secret (`whsec_...`) of the OpenAI project; without it video jobs are polled',
+    secret: true,
+  },
+  LOMO_GENERATION_SILENCE_MS: {
+    default: '30000',
+    meaning: 'A job silent this long is polled (compensation polling for lost callbacks)',
+  },
+  LOMO_GENERATION_SUBMIT_TIMEOUT_MS: {
+    default: '120000',
+    meaning:
+      'A submission without an upstream id after this long fails and is refunded, never resubmitted (the crash window of DESIGN.md §4 step 5)',
   },
   LOMO_SECRETS_KEY: {
     default: '<generated once into $LOMO_DATA_DIR/secrets.key unless NODE_ENV=production>',

@@ -77,6 +77,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.LOMO_MODEL_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
       problems.push({ variable: 'OPENAI_API_KEY', message: 'required when LOMO_MODEL_PROVIDER=openai' });
     }
+    if (c.LOMO_GENERATION_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
+      problems.push({ variable: 'OPENAI_API_KEY', message: 'required when LOMO_GENERATION_PROVIDER=openai' });
+    }
+    if (c.LOMO_SIM_UPSTREAM_URL !== undefined && !c.LOMO_GENERATION_CALLBACK_SECRET) {
+      problems.push({
+        variable: 'LOMO_GENERATION_CALLBACK_SECRET',
+        message: 'required with LOMO_SIM_UPSTREAM_URL (the upstream signs its callbacks with it)',
+      });
+    }
     if (c.LOMO_EMBEDDING_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
       problems.push({ variable: 'OPENAI_API_KEY', message: 'required when LOMO_EMBEDDING_PROVIDER=openai' });
     }

@@ -33,6 +33,16 @@ export function runApp(name: string, moduleFor: (config: LomoConfig, logger: Log
   });
 }
 
+/** What the JSON body parser takes: JSON bodies, except on the raw-body callback routes. */
+export function parsesAsJson(req: { url?: string; headers: Record<string, string | string[] | undefined> }): boolean {
+  if (req.url?.startsWith('/callbacks/')) return false;
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  return type === 'application/json';
+}
+
 async function start(name: string, moduleFor: (config: LomoConfig, logger: Logger) => DynamicModule): Promise<void> {
   let config: LomoConfig;
   try {
@@ -52,7 +62,9 @@ async function start(name: string, moduleFor: (config: LomoConfig, logger: Logge
   // Nest's own JSON parser reads at most Express's default 100 kB whatever LOMO_API_MAX_BODY_BYTES
   // says (and the API's gate sees only a declared Content-Length); registered here, before init,
   // it replaces Nest's (ExpressAdapter.registerParserMiddleware skips a parser already applied).
-  app.useBodyParser('json', { limit: config.LOMO_API_MAX_BODY_BYTES });
+  // Callbacks are verified over their raw bytes (libs/application/src/generation): their route
+  // reads the body itself, so the JSON parser leaves it alone.
+  app.useBodyParser('json', { limit: config.LOMO_API_MAX_BODY_BYTES, type: parsesAsJson });
   await app.listen(config.PORT, config.HOST);
   logger.info(
     { url: await app.getUrl(), mode: config.LOMO_MODE, dataDir: config.LOMO_DATA_DIR },

@@ -152,7 +152,8 @@ describe('generation through the API: jobs, account, ledger, approveQuote, gener
   }
 
   beforeAll(async () => {
-    api = await startStandaloneApi();
+    // The test writes the jobs' events itself, as the generation service would: none runs here.
+    api = await startStandaloneApi({ LOMO_GENERATION: 'off' });
     store = new SqliteEventStore({ filename: path.join(api.dataDir, 'events.sqlite') });
     other = await createToken(api, 'ws_other', 'mallory');
     const me = await gql<{ me: { workspaceId: string; userId: string } }>('{ me { workspaceId userId } }');

@@ -113,9 +113,11 @@ describe('deploy/: every variable the manifests set is one the config schema kno
     const compose = parse(readFileSync(deploy('docker-compose.yml'), 'utf8'), { merge: true }) as {
       services: Record<string, { command?: string[]; environment?: Env; healthcheck?: unknown }>;
     };
-    const appServices = Object.entries(compose.services).filter(([, s]) =>
-      s.command?.some((c) => c.includes('dist/apps/')),
+    // sim-upstream is the one-host setup's stand-in provider, not an app of ours (notDeployed).
+    const appServices = Object.entries(compose.services).filter(
+      ([name, s]) => !notDeployed.has(name) && s.command?.some((c) => c.includes('dist/apps/')),
     );
+    expect(compose.services['sim-upstream']?.healthcheck).toBeDefined();
     expect(appServices.map(([name]) => name).sort()).toEqual([...processApps].sort());
     for (const [name, service] of appServices) {
       expect({ name, command: service.command }).toEqual({ name, command: ['node', `dist/apps/${name}/main.js`] });

@@ -21,7 +21,9 @@ describe('correlation id: from a command to its events, the relayed messages and
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lomo-corr-'));
-    const config = loadConfig({ LOMO_DATA_DIR: dir, LOG_LEVEL: 'debug', NODE_ENV: 'test' });
+    // Without media tools: the offline model answers the poster request in one turn (with them it
+    // orders an image and waits on its quote; test/integration/generation follows that path).
+    const config = loadConfig({ LOMO_DATA_DIR: dir, LOG_LEVEL: 'debug', NODE_ENV: 'test', LOMO_GENERATION: 'off' });
     app = await NestFactory.createApplicationContext(
       StandaloneModule.register(config, { logger: createLogger({ level: 'debug', destination: logs }) }),
       { logger: false },

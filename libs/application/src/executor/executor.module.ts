@@ -27,6 +27,7 @@ import {
   type ArtifactReader,
   type WorkspaceReadModel,
 } from '@lomo/workspace';
+import { GENERATION_REQUESTS, type GenerationRequests } from '@lomo/generation';
 import { ExecutorIdentity } from './executor-identity';
 import { ExecutorLifecycle } from './executor-lifecycle';
 import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
@@ -92,12 +93,19 @@ export class ExecutorModule {
             commands?: ArtifactCommands,
             reader?: ArtifactReader,
             readModel?: WorkspaceReadModel,
+            generation?: GenerationRequests,
           ) =>
-            createStarterToolSet(config, store, bus, blobs, clock, logger, options.decorateTools, {
-              commands,
-              reader,
-              readModel,
-            }),
+            createStarterToolSet(
+              config,
+              store,
+              bus,
+              blobs,
+              clock,
+              logger,
+              options.decorateTools,
+              { commands, reader, readModel },
+              generation,
+            ),
           inject: [
             LOMO_CONFIG,
             EVENT_STORE,
@@ -108,6 +116,7 @@ export class ExecutorModule {
             { token: ARTIFACT_COMMANDS, optional: true },
             { token: ARTIFACT_READER, optional: true },
             { token: WORKSPACE_READ_MODEL, optional: true },
+            { token: GENERATION_REQUESTS, optional: true },
           ],
         },
         { provide: TOOL_REGISTRY, useFactory: (tools: StarterTools) => tools.registry, inject: [STARTER_TOOLS] },

@@ -19,6 +19,7 @@ import {
   type ToolDecorator,
 } from '@lomo/tools';
 import { checkpointIdFor } from '@lomo/runtime';
+import { createMediaTools, type GenerationRequests } from '@lomo/generation';
 import {
   createWorkspaceTools,
   type ArtifactCommands,
@@ -49,6 +50,7 @@ export function createStarterToolSet(
   logger: Logger,
   decorate?: ToolDecorator,
   workspace: WorkspacePorts = {},
+  generation?: GenerationRequests,
 ): StarterTools {
   // LOMO_TOOLS_STORE (libs/config/src/load-config.ts): MongoDB when executors share no disk.
   let client: MongoClient | undefined;
@@ -87,6 +89,10 @@ export function createStarterToolSet(
   if (commands !== undefined && reader !== undefined && readModel !== undefined) {
     const tools = createWorkspaceTools({ commands, reader, readModel, checkpointIdFor });
     for (const tool of tools) registry.register(decorate ? decorate(tool, {}) : tool);
+  }
+  // The media tools where the generation service's orders are bound (GenerationOrdersModule).
+  if (generation !== undefined) {
+    for (const tool of createMediaTools(generation)) registry.register(decorate ? decorate(tool, {}) : tool);
   }
   return {
     registry,

@@ -4,3 +4,4 @@ export {
   resolveApprovalCheckpoint,
   type ApprovalCheckpoint,
 } from './resolve-approval-checkpoint';
+export * from './account-settings';

@@ -37,6 +37,15 @@ export class GenerationUnavailableError extends GenerationProviderError {
   }
 }
 
+/** No provider is configured for this kind of media (e.g. 3D with only the OpenAI adapters). */
+export class GenerationKindUnavailableError extends GenerationProviderError {
+  readonly code = 'GENERATION_KIND_UNAVAILABLE';
+  readonly retriable = false;
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
 /** 400 and other refusals of the request itself: no job, nothing to refund but the reservation. */
 export class GenerationRejectedError extends GenerationProviderError {
   readonly code = 'GENERATION_REJECTED';

@@ -11,6 +11,7 @@ import { generationJobEventTypes, type GenerationJobEvent } from '../job/job-eve
 import { generationJobId } from '../job/job-ids';
 import type { GenerationJobState } from '../job/job-state';
 import type { GenerationParams, GenerationProvider, MediaKind } from '../provider/generation-provider.port';
+import { GenerationKindUnavailableError } from '../provider/generation-errors';
 import { DecidedStreams } from './decided-streams';
 import type { GenerationJobView, GenerationRequestInput, GenerationRequests } from './generation-requests.port';
 import { jobView } from './job-view';
@@ -120,7 +121,8 @@ export class GenerationOrders implements GenerationRequests {
   private providerFor(kind: MediaKind): Pick<GenerationProvider, 'name' | 'quote'> {
     const name = this.deps.providerFor?.(kind) ?? this.deps.providers[0].name;
     const provider = this.providers.get(name);
-    if (provider === undefined) throw new Error(`No generation provider named ${name}`);
+    if (provider === undefined)
+      throw new GenerationKindUnavailableError(`No provider makes ${kind} here`, { kind, provider: name });
     return provider;
   }
 }

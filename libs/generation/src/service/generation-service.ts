@@ -240,6 +240,19 @@ export class GenerationService implements GenerationRequests {
     return (await this.accounts.read(streams.account(workspaceId))).state.quotes[quoteId]?.jobId;
   }
 
+  /**
+   * After a budget or new limits: every job of the workspace whose quote holds no money yet is
+   * advanced (it reserves now, or asks again). Returns how many.
+   */
+  async advanceWaiting(workspaceId: string): Promise<number> {
+    const account = (await this.accounts.read(streams.account(workspaceId))).state;
+    const waiting = Object.values(account.quotes)
+      .map((quote) => quote.jobId)
+      .filter((jobId) => account.jobs[jobId] === undefined);
+    await Promise.all(waiting.map((jobId) => this.advance(jobId)));
+    return waiting.length;
+  }
+
   // ---- callbacks ----------------------------------------------------------------------------
 
   /**

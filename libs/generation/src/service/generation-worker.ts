@@ -13,7 +13,8 @@ export interface GenerationWorkerOptions {
 
 /**
  * Feeds the generation service from the bus: a new order (GenerationRequested, appended by a media
- * tool in the executor) and a person's approval (QuoteApproved) each advance their job. Both are
+ * tool in the executor) and a person's approval (QuoteApproved) each advance their job; a new
+ * budget or new limits (BudgetApproved, LimitsSet) advance the workspace's jobs waiting on money. Both are
  * at least once; advancing a job twice changes nothing. Jobs whose events were missed (a consumer
  * that was down) are found by the service's own sweep of unfinished jobs.
  */
@@ -57,6 +58,10 @@ export class GenerationWorker {
         if (jobId !== undefined) await this.service.advance(jobId);
         return;
       }
+      case 'BudgetApproved':
+      case 'LimitsSet':
+        await this.service.advanceWaiting(event.metadata.workspaceId);
+        return;
       default:
         return;
     }

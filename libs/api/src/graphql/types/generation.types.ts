@@ -179,6 +179,17 @@ export class ApproveQuotePayload {
   consistencyToken!: string;
 }
 
+@ObjectType({ description: 'The answer to approveBudget and setSpendingLimits.' })
+export class AccountSettingPayload {
+  @Field(() => Boolean, { description: 'False on a repeat (the same request key, the same limits): nothing changed.' })
+  changed!: boolean;
+
+  @Field(() => String, {
+    description: 'Pass as `consistentWith` to `account` to read only once the read models show this change.',
+  })
+  consistencyToken!: string;
+}
+
 @ObjectType({ description: 'A job of the task, each time it changes.' })
 export class GenerationProgressUpdate {
   @Field(() => GenerationJob)
