@@ -10,7 +10,10 @@ async function main(): Promise<void> {
   const settings = parseSimulatedUpstreamSettings(process.env, process.argv.slice(2));
   const logger = createLogger({ name: 'sim-upstream', level: settings.logLevel });
   const server = await startSimulatedUpstreamServer({ ...settings, logger });
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'sim-upstream stopping');
     server.close().then(
       () => process.exit(0),
@@ -20,6 +23,13 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Started by an app as its child (libs/application/src/generation/sim-upstream-supervisor.ts):
+  // the parent holds our stdin, so its end means the parent is gone.
+  if (process.env.SIM_UPSTREAM_EXIT_WITH_PARENT === '1') {
+    process.stdin.on('end', () => stop('parent gone'));
+    process.stdin.on('close', () => stop('parent gone'));
+    process.stdin.resume();
+  }
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 }

@@ -41,8 +41,10 @@ export async function startSimUpstreamChild(options: {
       SIM_UPSTREAM_STATE_FILE: path.join(dir, 'state.json'),
       SIM_UPSTREAM_CALLBACK_URL: options.callbackUrl,
       SIM_UPSTREAM_CALLBACK_SECRET: options.callbackSecret,
+      // The child leaves when this process dies (its stdin closes), even by SIGKILL.
+      SIM_UPSTREAM_EXIT_WITH_PARENT: '1',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
