@@ -5,7 +5,7 @@ import { HARNESS_USER, HARNESS_WORKSPACE } from '@lomo/runtime/testing';
 import { waitFor } from '@lomo/bus/testing';
 import { generationArtifactId, generationJobId } from '../job/job-ids';
 import type { SimulatedUpstreamControl } from '../simulated';
-import { budgetOf, GenerationHarness, limitsOf, person, type GenerationHarnessOptions } from '../testing';
+import { budgetOf, foldAccount, GenerationHarness, limitsOf, person, type GenerationHarnessOptions } from '../testing';
 
 // The Must-show fault tests of the generation service: the in-process simulated upstream (its
 // fault switches), the real runtime worker on SQLite, a scripted model that orders one poster.
@@ -270,6 +270,68 @@ describe('the generation service on the simulated upstream', () => {
       status: 'error',
       error: { code: 'GENERATION_REJECTED', retriable: false },
     });
+  });
+
+  it('two generation processes, duplicated callbacks and a crash between the job’s and the account’s append: one submission, one charge, no refund per job', async () => {
+    await open({ upstream: { faults: { duplicateCallbacks: true } }, autoDeliver: false });
+    await allowAutoApprove();
+    await h.service.stop(); // only the two processes below run jobs
+    let crashes = 0;
+    // Process A dies (its step stops) before each first charge write: the job stream has the
+    // upstream id, the account has no charge yet. Process B, on its own store connection, repairs.
+    const a = h.openService({
+      hooks: {
+        beforeSettlementStep: (_jobId, step) => {
+          if (step.stream === 'account' && step.command.type === 'ChargeJob' && crashes < 3) {
+            crashes += 1;
+            throw new Error('process A crashed before the charge');
+          }
+        },
+      },
+    });
+    const b = h.openService({ ownStore: true });
+    await a.start();
+    await b.start();
+    const jobs: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const { jobId } = await orderPoster();
+      jobs.push(jobId);
+      await Promise.allSettled([a.advance(jobId), b.advance(jobId)]);
+    }
+    const handed = new Set<number>();
+    for (let round = 0; round < 12; round += 1) {
+      h.runtime.clock.advance(1_000);
+      h.sim.upstream.step();
+      // Every delivery (each one twice, by the fault switch) goes to both processes at once.
+      const fresh = h.sim.deliveries.filter((_, i) => !handed.has(i));
+      h.sim.deliveries.forEach((_, i) => handed.add(i));
+      await Promise.allSettled(
+        fresh.flatMap((d) => [
+          a.receiveCallback('simulated', d.headers, Buffer.from(d.body)),
+          b.receiveCallback('simulated', d.headers, Buffer.from(d.body)),
+        ]),
+      );
+      await Promise.all([a.idle(), b.idle(), h.settle()]);
+    }
+    h.runtime.clock.advance(60_000); // the sweeps: anything a crash left half-done is finished
+    await Promise.all([a.idle(), b.idle(), h.settle()]);
+
+    expect(crashes).toBe(3);
+    expect(upstream()).toMatchObject({ submitRequests: 3, distinctJobs: 3 });
+    for (const jobId of jobs) {
+      expect({ jobId, ledger: await ledgerOf(jobId) }).toEqual({
+        jobId,
+        ledger: ['QuoteIssued', 'FundsReserved', 'JobCharged'],
+      });
+      expect(count(await job(jobId), 'GenerationCompleted')).toBe(1);
+      expect(count(await job(jobId), 'GenerationCharged')).toBe(1);
+      expect(count(await h.read(streams.artifact(generationArtifactId(jobId))), 'ArtifactCreated')).toBe(1);
+    }
+    const totals = foldAccount(
+      (await account()).map((e) => ({ type: e.type, data: e.data }) as Parameters<typeof foldAccount>[0][number]),
+    ).totals.USD;
+    expect(totals).toMatchObject({ reservedMinor: 0, chargedMinor: 12, refundedMinor: 0 });
+    expect(totals.chargedMinor - totals.refundedMinor).toBeLessThanOrEqual(totals.budgetMinor);
   });
 });
 

@@ -74,10 +74,17 @@ export class GenerationHarness {
    * its own queues, timers and counters. Not started; `activeJobs` lists the ordered jobs that
    * have not ended.
    */
-  openService(options: { timings?: Partial<GenerationTimings>; hooks?: GenerationHooks } = {}): GenerationService {
+  openService(
+    options: {
+      timings?: Partial<GenerationTimings>;
+      hooks?: GenerationHooks;
+      /** A store connection of its own (another connection to the same file), as a second process has. */
+      ownStore?: boolean;
+    } = {},
+  ): GenerationService {
     const runtime = this.runtime;
     const service = new GenerationService({
-      store: runtime.store,
+      store: options.ownStore ? runtime.openStore() : runtime.store,
       documents: this.documents,
       blobs: runtime.blobs,
       artifacts: this.artifacts,
