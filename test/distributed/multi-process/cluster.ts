@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { repoRoot } from '../support/child-process';
 
 /** The apps a drill can start, by their entry point `apps/<app>/src/main.ts`. */
-export type AppName = 'api' | 'router' | 'executor' | 'projector' | 'relay' | 'notifier' | 'standalone';
+export type AppName = 'api' | 'router' | 'executor' | 'projector' | 'relay' | 'notifier' | 'generation' | 'standalone';
 
 /** One JSON log line of an app (pino), as printed on stdout. */
 export interface LogLine {
