@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
 import { EVENT_BUS, type EventBus } from '@lomo/bus';
-import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
+import type { LomoConfig } from '@lomo/config';
 import { CLOCK, ConfigError, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import {
