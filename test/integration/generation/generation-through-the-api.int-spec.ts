@@ -251,4 +251,33 @@ describe('generation through the API of a standalone process, with the sim-upstr
     expect(eventCount()).toBe(afterAccepted);
     expect((await jobsOf(taskId))[0].progress).toBe(40);
   }, 90_000);
+
+  it('approveBudget and setSpendingLimits refuse bad input with a typed error and append nothing', async () => {
+    const before = eventCount();
+    const badZone = await api.gql(
+      api.devToken,
+      'mutation { setSpendingLimits(currency: "USD", perCallAutoApproveMinor: 10, dailyAutoApproveMinor: 100, timeZone: "Mars/Olympus") { changed } }',
+    );
+    const badCurrency = await api.gql(
+      api.devToken,
+      'mutation { approveBudget(amountMinor: 10, currency: "usd", requestKey: "k") { changed } }',
+    );
+    const negative = await api.gql(
+      api.devToken,
+      'mutation { approveBudget(amountMinor: -5, currency: "USD", requestKey: "k2") { changed } }',
+    );
+    for (const [what, res] of [
+      ['time zone', badZone],
+      ['currency', badCurrency],
+      ['negative amount', negative],
+    ] as const) {
+      const code = (res.errors?.[0]?.extensions as { code?: string } | undefined)?.code;
+      expect({ what, code, data: res.data ?? null }).toEqual({
+        what,
+        code: expect.stringMatching(/^(BAD_USER_INPUT|VALIDATION_FAILED|ACCOUNT_INVALID_COMMAND)$/),
+        data: null,
+      });
+    }
+    expect(eventCount()).toBe(before);
+  });
 });
