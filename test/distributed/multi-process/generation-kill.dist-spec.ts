@@ -22,7 +22,7 @@ describe('multi-process deployment: generation SIGKILL mid-poll', () => {
   beforeAll(async () => {
     upstream = await startSimUpstreamProcess({
       start: {
-        config: { latencyMs: 12_000, progressTicks: 6, callbackSecret: secret },
+        config: { latencyMs: 30_000, progressTicks: 6, callbackSecret: secret },
         faults: { lostCallbacks: true },
       },
     });

@@ -238,12 +238,21 @@ export class Scenario {
       }
     }
     for (const [i, feed] of this.mainFeeds.entries()) {
-      const routedIds = new Set(
-        feed.payloads.flatMap((p) =>
-          p.mainlineUpdated.items.filter((it) => it.routing?.taskId != null).map((it) => it.id),
-        ),
-      );
-      const missing = this.messageIds.filter((id) => !routedIds.has(id));
+      const routedIds = () =>
+        new Set(
+          feed.payloads.flatMap((p) =>
+            p.mainlineUpdated.items.filter((it) => it.routing?.taskId != null).map((it) => it.id),
+          ),
+        );
+      // The feed is pushed from change notices, after the read model: the last routing may still be on its way.
+      await waitFor(
+        () => feed.ended || this.messageIds.every((id) => routedIds().has(id)),
+        `api-${i + 1} streaming every routing on the mainline`,
+        30_000,
+        20,
+      ).catch(() => undefined);
+      const seen = routedIds();
+      const missing = this.messageIds.filter((id) => !seen.has(id));
       // On failure, what the feed itself went through says whether it stalled, ended or erred.
       const state =
         missing.length === 0 ? {} : { payloads: feed.payloads.length, ended: feed.ended, errors: feed.errors };
