@@ -19,9 +19,13 @@
  *   upstream accepts it (20 progress ticks); the charge is taken on submission. Tasks are 40 %
  *   persistent (the result needs a wake), 40 % lightweight (one-shot: the service completes the
  *   task, no wake), 20 % persistent but stopped by the person after the submission (no wake).
- * - Timed phase: 20 rounds; each moves the manual clock by --tick-ms (default 1 000 = the
- *   coalescing interval of job-progress.ts, so every progress callback is appended: the worst case
- *   for the store), lets the upstream emit one progress callback per job, and hands them to the
+ * - Timed phase: 20 rounds; each moves the manual clock by --tick-ms and lets the upstream emit
+ *   one progress callback per job. The default spacing is the simulated upstream's default job
+ *   (upstream-config.ts: 3 s) split into the 20 ticks, ~142 ms apart, so the coalescing rule of
+ *   job-progress.ts (at most one progress event per job per second, the first and the terminal
+ *   always) persists about one tick in seven; `--tick-ms=1000` spaces them one coalescing interval
+ *   apart, so every progress callback is appended: the worst case for the store. Each round hands
+ *   the callbacks to the
  *   handler, at most --window (default 1 000) in flight, as an HTTP server's concurrency would.
  *   Then the terminal round (one completion callback per job: result poll and download, artefact,
  *   tool result, money, wake decision). Only the handler's wall time is counted, not the
@@ -47,6 +51,7 @@ import { performance } from 'node:perf_hooks';
 import { makeCallId, streams, type EventEnvelope } from '@lomo/contracts';
 import { StoreProjectionFeed } from '@lomo/application';
 import {
+  defaultSimulatedUpstreamConfig,
   DocumentStoreGenerationReadModel,
   generationJobId,
   generationProjections,
@@ -70,7 +75,8 @@ const flag = (name: string, fallback: number): number => {
 
 const JOBS = flag('jobs', 10_000);
 const TICKS = 20;
-const TICK_MS = flag('tick-ms', 1_000);
+/** The simulated upstream's default job length, in the issue's 20 ticks (see the header). */
+const TICK_MS = flag('tick-ms', Math.floor(defaultSimulatedUpstreamConfig.latencyMs / (TICKS + 1)));
 /** Callbacks handed to the handler at once (an HTTP server's concurrency). */
 const WINDOW = flag('window', 1_000);
 /** `live` (default): the projector follows the store during the callbacks; `after`: it starts after them. */

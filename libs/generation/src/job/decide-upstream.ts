@@ -48,7 +48,7 @@ export function recordProgress(command: RecordProgress, state: GenerationJobStat
   // "processing" is ignored (never backwards).
   if (job.status !== 'submitted') return [];
   const { callbackEventId } = command;
-  if (callbackEventId !== undefined && job.callbackEventIds[callbackEventId]) return [];
+  if (callbackEventId !== undefined && job.callbackEventIds.has(callbackEventId)) return [];
   if (!progressAdvances(job.lastProgress, command.progress, command.status)) return [];
   const data = {
     progress: command.progress,

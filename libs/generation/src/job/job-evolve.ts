@@ -62,7 +62,7 @@ export function evolveGenerationJob(state: GenerationJobState, event: Generation
         upstreamJobId: event.data.upstreamJobId,
         submittedAt: event.data.submittedAt,
         lastProgress: null,
-        callbackEventIds: {},
+        callbackEventIds: new Set<string>(),
       };
     case 'GenerationProgressed': {
       if (state.status !== 'submitted') return state;
@@ -70,7 +70,8 @@ export function evolveGenerationJob(state: GenerationJobState, event: Generation
       const callbackEventIds =
         callbackEventId === undefined
           ? state.callbackEventIds
-          : { ...state.callbackEventIds, [callbackEventId]: true as const };
+          : // A copy, as states are values; a Set, as spreading an object keyed by ids is the slow path.
+            new Set(state.callbackEventIds).add(callbackEventId);
       const forward = progressAdvances(state.lastProgress, progress, status);
       return {
         ...state,

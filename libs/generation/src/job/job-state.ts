@@ -59,7 +59,7 @@ export interface SubmittedJob extends JobFacts, JobMoney {
   submittedAt: string;
   lastProgress: LastProgress | null;
   /** Callback deliveries already recorded, so a redelivery is a no-op. */
-  callbackEventIds: Readonly<Record<string, true>>;
+  callbackEventIds: ReadonlySet<string>;
 }
 
 /** Final. */

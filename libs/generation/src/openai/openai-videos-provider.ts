@@ -24,7 +24,7 @@ import {
   type OpenAiConnectionOptions,
 } from './openai-common';
 import { translateDownloadError, translateReadError, translateSubmitError } from './openai-generation-errors';
-import { verifyStandardWebhook, type CallbackHeaders } from './standard-webhook';
+import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyStandardWebhook, type CallbackHeaders } from './standard-webhook';
 import { SubmissionLedger } from './submission-ledger';
 
 /** Integer minor units per second of video, by model then size. */
@@ -104,6 +104,7 @@ export class OpenAiVideosProvider implements GenerationProvider {
   private readonly defaultSeconds: number;
   private readonly webhookSecret?: string;
   private readonly webhookToleranceSeconds?: number;
+  readonly callbackToleranceMs: number;
   private readonly now: () => number;
   private readonly downloadTimeoutMs: number;
   private readonly downloadAttempts: number;
@@ -131,6 +132,7 @@ export class OpenAiVideosProvider implements GenerationProvider {
     this.defaultSeconds = options.defaultSeconds ?? 4;
     this.webhookSecret = options.webhookSecret;
     this.webhookToleranceSeconds = options.webhookToleranceSeconds;
+    this.callbackToleranceMs = (options.webhookToleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS) * 1000;
     this.sendsCallbacks = options.webhookSecret !== undefined;
     this.now = options.now ?? Date.now;
     this.downloadTimeoutMs = options.downloadTimeoutMs ?? 300_000;

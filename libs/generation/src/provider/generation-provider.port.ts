@@ -66,6 +66,12 @@ export interface GenerationProvider {
   readonly name: string;
   /** Whether the upstream calls back; without it jobs are polled with backoff. */
   readonly sendsCallbacks: boolean;
+  /**
+   * How far a callback's signed timestamp may be from now before verifyCallback refuses it as
+   * stale: it bounds how long a replay can pass, so how long the service remembers deliveries.
+   * Undefined for a provider that never calls back.
+   */
+  readonly callbackToleranceMs?: number;
   quote(params: GenerationParams): GenerationQuote;
   /**
    * Creates the upstream job. Throws GenerationOutcomeUnknownError when the request was sent

@@ -134,6 +134,44 @@ describe('the generation service on the simulated upstream', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
+  it('the dedupe of callback event ids survives a restart: a delivery replayed to the new process is refused and appends nothing', async () => {
+    await open({ autoDeliver: false });
+    await allowAutoApprove();
+    const { jobId } = await orderPoster();
+    await h.advance(1_100); // the first progress tick
+    const [first] = h.sim.deliveries;
+    expect(first).toBeDefined();
+    await h.deliver(first);
+    expect(h.callbackResults).toEqual([{ ok: true }]);
+    await h.advance(1_000); // the ledger's flush tick writes the processed id behind
+
+    await h.restart();
+    const before = (await job(jobId)).length;
+    await h.deliver(first);
+    expect(h.callbackResults.at(-1)).toEqual({ ok: false, code: 'CALLBACK_REPLAYED' });
+    expect((await job(jobId)).length).toBe(before);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('a replay whose id was not yet written behind when the process died is taken again and changes nothing', async () => {
+    await open({ autoDeliver: false });
+    await allowAutoApprove();
+    const { jobId } = await orderPoster();
+    await h.advance(1_100);
+    const [first] = h.sim.deliveries;
+    await h.deliver(first);
+    const after = (await job(jobId)).length;
+
+    // A second process takes the callbacks before the first one wrote the id behind (as after a
+    // SIGKILL, the first one's batch is not in the store).
+    const next = h.openService();
+    await next.start();
+    h.service = next;
+    await h.deliver(first);
+    expect(h.callbackResults.at(-1)).toEqual({ ok: true });
+    expect((await job(jobId)).length).toBe(after); // the job stream knows the callback id
+  });
+
   it('a lost callback is made up for by compensation polling', async () => {
     await open({ upstream: { faults: { lostCallbacks: true } }, timings: { silenceMs: 10_000 } });
     await allowAutoApprove();

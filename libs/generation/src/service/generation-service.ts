@@ -49,7 +49,8 @@ import type { GenerationJobView, GenerationRequestInput, GenerationRequests } fr
 import { DEFAULT_GENERATION_TIMINGS, type GenerationTimings } from './generation-timings';
 import { planJob, type JobPlan } from './plan-job';
 import { planWake } from './plan-wake';
-import { CallbackLedger, UpstreamIndex } from './upstream-index';
+import { CallbackLedger } from './callback-ledger';
+import { UpstreamIndex } from './upstream-index';
 
 /** The same derivation as the runtime's (libs/runtime/src/process/derived-ids.ts), so one call has one checkpoint. */
 export const approvalCheckpointIdFor = (callId: string) => deterministicUuid('lomo.runtime.checkpoint', callId);
@@ -160,7 +161,11 @@ export class GenerationService implements GenerationRequests {
     this.jobs = this.orders.jobs;
     this.accounts = this.orders.accounts;
     this.upstreamIndex = new UpstreamIndex(deps.documents);
-    this.callbackLedger = new CallbackLedger(deps.documents);
+    this.callbackLedger = new CallbackLedger(deps.documents, {
+      windowMs: replayWindowMs(deps.providers),
+      nowMs: () => this.nowMs(),
+      newId: () => deps.ids.uuid(),
+    });
   }
 
   // ---- life cycle -------------------------------------------------------------------------
@@ -169,6 +174,10 @@ export class GenerationService implements GenerationRequests {
   async start(): Promise<number> {
     if (this.state === 'stopped') return 0;
     this.state = 'running';
+    // The replay window's deliveries, before any callback is taken; on failure the next tick loads them.
+    await this.callbackLedger
+      .refresh()
+      .catch((error: unknown) => this.report(error, { during: 'callback ledger load' }));
     const resumed = await this.sweep();
     this.scheduleSweep();
     this.scheduleLedgerFlush();
@@ -211,12 +220,16 @@ export class GenerationService implements GenerationRequests {
     });
   }
 
-  /** Callback ids reach the document store within a second, so a replay after a crash is refused too. */
+  /**
+   * Callback ids reach the document store within a second, so a replay after a crash is refused
+   * too, and other processes' ids reach this one a second later.
+   */
   private scheduleLedgerFlush(): void {
     if (this.state !== 'running') return;
     this.flushCancel = this.timer.schedule(CALLBACK_LEDGER_FLUSH_MS, () => {
       void this.callbackLedger
         .flush()
+        .then(() => this.callbackLedger.refresh())
         .catch((error: unknown) => this.report(error, { during: 'callback ledger flush' }))
         .finally(() => this.scheduleLedgerFlush());
     });
@@ -274,7 +287,7 @@ export class GenerationService implements GenerationRequests {
     const event = provider.verifyCallback(headers, rawBody);
     const replayed = () =>
       new CallbackRejectedError('CALLBACK_REPLAYED', `Callback ${event.eventId} was processed already`);
-    if (await this.callbackLedger.seenBefore(provider.name, event.eventId)) throw replayed();
+    if (this.callbackLedger.seenBefore(provider.name, event.eventId)) throw replayed();
     const jobId = await this.upstreamIndex.jobOf(provider.name, event.upstreamJobId);
     if (jobId === undefined)
       throw new CallbackRejectedError('CALLBACK_UNKNOWN_JOB', `No job is upstream job ${event.upstreamJobId}`);
@@ -566,8 +579,8 @@ export class GenerationService implements GenerationRequests {
 
   /** True when something was appended. Runs inside the job's queue. */
   private async onReport(jobId: string, report: UpstreamReport): Promise<boolean> {
-    const job = (await this.jobs.read(streams.generation(jobId))).state;
-    if (job.status !== 'submitted') return false; // before the id is recorded, or after the end: ignored
+    const job = await this.submittedJob(jobId, report.status === 'queued' || report.status === 'processing');
+    if (job === undefined) return false; // before the id is recorded, or after the end: ignored
     switch (report.status) {
       case 'queued':
       case 'processing': {
@@ -577,14 +590,19 @@ export class GenerationService implements GenerationRequests {
           this.counters.progressCoalesced += 1;
           return false;
         }
-        const appended = await this.writeJob(job, {
-          type: 'RecordProgress',
-          progress: Math.round(report.progress),
-          status: report.status,
-          source: report.source,
-          ...(report.callbackEventId !== undefined ? { callbackEventId: report.callbackEventId } : {}),
-          at: now,
-        });
+        const appended = await this.writeJob(
+          job,
+          {
+            type: 'RecordProgress',
+            progress: Math.round(report.progress),
+            status: report.status,
+            source: report.source,
+            ...(report.callbackEventId !== undefined ? { callbackEventId: report.callbackEventId } : {}),
+            at: now,
+          },
+          // On the state folded so far: a stale one costs a lost race and a catch-up, not a wrong event.
+          { fresh: false },
+        );
         if (appended) this.counters.progressAppended += 1;
         else this.counters.progressCoalesced += 1;
         return appended;
@@ -795,13 +813,32 @@ export class GenerationService implements GenerationRequests {
 
   // ---- plumbing ---------------------------------------------------------------------------------
 
-  private async writeJob(job: ExistingJob, command: GenerationJobCommand): Promise<boolean> {
+  private async writeJob(
+    job: ExistingJob,
+    command: GenerationJobCommand,
+    options: { fresh?: boolean } = {},
+  ): Promise<boolean> {
     const result = await this.jobs.write(
       streams.generation(job.jobId),
       command,
       this.meta(job.workspaceId, job.jobId, job.jobId),
+      options,
     );
     return result.changed;
+  }
+
+  /**
+   * The job a report is for, when it is running upstream. Progress is the hot path (every tick of
+   * every job): the state folded in this process is taken as it is when it says submitted; a
+   * stale view only makes the write lose its race and catch up. Anything else is read again
+   * (another process may have recorded the submission, or the end, since): an end downloads
+   * and stores a result, too much to do on a stale view.
+   */
+  private async submittedJob(jobId: string, progressOnly: boolean): Promise<SubmittedJob | undefined> {
+    const cached = progressOnly ? this.jobs.peek(streams.generation(jobId))?.state : undefined;
+    if (cached?.status === 'submitted') return cached;
+    const job = (await this.jobs.read(streams.generation(jobId))).state;
+    return job.status === 'submitted' ? job : undefined;
   }
 
   private async writeAccount(job: ExistingJob, command: AccountCommand): Promise<boolean> {
@@ -914,4 +951,20 @@ function callRefOf(job: ExistingJob) {
     callId: job.callId,
     correlationId: job.jobId,
   };
+}
+
+/** Used when a provider that calls back does not say its tolerance. */
+const UNSTATED_CALLBACK_TOLERANCE_MS = 24 * 60 * 60_000;
+/** Clocks of writers and readers of the ledger may differ a little. */
+const REPLAY_WINDOW_MARGIN_MS = 60_000;
+
+/**
+ * A delivery first processed at t (its signed timestamp within the tolerance of t) passes the
+ * timestamp check up to twice the tolerance later, never after: so long it is remembered.
+ */
+function replayWindowMs(providers: readonly GenerationProvider[]): number {
+  const tolerances = providers
+    .filter((p) => p.sendsCallbacks)
+    .map((p) => p.callbackToleranceMs ?? UNSTATED_CALLBACK_TOLERANCE_MS);
+  return 2 * Math.max(0, ...tolerances) + REPLAY_WINDOW_MARGIN_MS;
 }

@@ -142,7 +142,7 @@ export class SimulatedGenerationProvider implements GenerationProvider {
   private readonly logger: Logger;
   private readonly requestTimeoutMs: number;
   private readonly downloadTimeoutMs: number;
-  private readonly toleranceMs: number;
+  readonly callbackToleranceMs: number;
   private readonly prices: SimulatedPriceTable;
   private readonly currency: string;
 
@@ -155,7 +155,7 @@ export class SimulatedGenerationProvider implements GenerationProvider {
     this.logger = (options.logger ?? silentLogger).child({ provider: this.name });
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.downloadTimeoutMs = options.downloadTimeoutMs ?? 30_000;
-    this.toleranceMs = options.callbackToleranceMs ?? 5 * 60_000;
+    this.callbackToleranceMs = options.callbackToleranceMs ?? 5 * 60_000;
     this.prices = options.prices ?? defaultSimulatedPrices;
     this.currency = options.currency ?? defaultSimulatedCurrency;
   }
@@ -295,7 +295,7 @@ export class SimulatedGenerationProvider implements GenerationProvider {
       throw new CallbackRejectedError('CALLBACK_BAD_SIGNATURE', 'The callback signature does not match');
     }
     const skewMs = Math.abs(this.clock.now().getTime() - seconds * 1000);
-    if (skewMs > this.toleranceMs) {
+    if (skewMs > this.callbackToleranceMs) {
       throw new CallbackRejectedError('CALLBACK_STALE_TIMESTAMP', 'The callback timestamp is outside the tolerance');
     }
     let parsed: z.infer<typeof callbackSchema>;
