@@ -126,7 +126,7 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
         beforeAppend: async () => {
           await this.deps.texts.writeSnapshot(i.text, contentType);
         },
-        afterAppend: (_, after) => this.rememberLatest(after, i.text),
+        afterAppend: (_, after) => this.rememberLatest(after, i.text, state),
       };
     });
   }
@@ -162,7 +162,7 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
         },
         afterAppend: () => {
           const p = plan();
-          this.deps.texts.remember(p.textHash, p.text);
+          this.deps.texts.remember(p.textHash, p.text, latestTextHash(state));
         },
       };
     });
@@ -487,8 +487,10 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
     return text;
   }
 
-  private rememberLatest(state: ArtifactState, text: string): void {
-    if (state.status === 'live' && state.body.type === 'document') this.deps.texts.remember(state.body.text.hash, text);
+  /** The text of the version just written; `before`, the state it was decided on, names the one it follows. */
+  private rememberLatest(state: ArtifactState, text: string, before?: ArtifactState): void {
+    const hash = latestTextHash(state);
+    if (hash !== undefined) this.deps.texts.remember(hash, text, before && latestTextHash(before));
   }
 
   private createContent(content: ReturnType<typeof createInput.parse>['content']): {
@@ -558,6 +560,10 @@ export class ArtifactCommandService implements ArtifactCommands, ArtifactReader 
     const { decision, resolvedBy } = checkpoint.resolution;
     return { decision: decision === 'approve' ? 'approve' : 'reject', resolvedBy };
   }
+}
+
+function latestTextHash(state: ArtifactState): string | undefined {
+  return state.status === 'live' && state.body.type === 'document' ? state.body.text.hash : undefined;
 }
 
 function documentType(state: ArtifactState): string {

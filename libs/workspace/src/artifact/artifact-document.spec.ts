@@ -127,6 +127,18 @@ describe('artefact decider: documents', () => {
     );
   });
 
+  it('a runner handing in a text other than the latest version is caught, also right after a plan of it', () => {
+    const text = storyboard + 'notes '.repeat(2_000);
+    const events = history(createDocument(text), snippets(1, text, [['dawn', 'dusk']]));
+    const v2 = applySnippets(text, [{ old: 'dawn', new: 'dusk' }]) as string;
+    // The same length in UTF-16 code units, two more UTF-8 bytes: not the text version 2 recorded.
+    const other = v2.replace('notes', 'nötés');
+    expect(() => artifactDecider.decide(snippets(2, other, [['market', 'bazaar']]), fold(events))).toThrow(
+      'not version 2',
+    );
+    expect(artifactDecider.decide(snippets(2, v2, [['market', 'bazaar']]), fold(events))).toHaveLength(1);
+  });
+
   it('overlapping snippets are bad input', () => {
     given(created())
       .when(

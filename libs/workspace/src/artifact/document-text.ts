@@ -57,18 +57,26 @@ function locate(
   return { at };
 }
 
-/** Applies snippets all-or-nothing; undefined when one does not hold (see `locate`). */
-export function applySnippets(text: string, edits: readonly SnippetEditInput[]): string | undefined {
-  const located = locate(text, edits);
-  if (!('at' in located)) return undefined;
+/** Replaces each located snippet (in text order, as `locate` gives them) by its `new`. */
+function splice(
+  text: string,
+  edits: readonly SnippetEditInput[],
+  at: ReadonlyArray<{ start: number; index: number }>,
+): string {
   const parts: string[] = [];
   let cursor = 0;
-  for (const { start, index } of located.at) {
+  for (const { start, index } of at) {
     parts.push(text.slice(cursor, start), edits[index].new);
     cursor = start + edits[index].old.length;
   }
   parts.push(text.slice(cursor));
   return parts.join('');
+}
+
+/** Applies snippets all-or-nothing; undefined when one does not hold (see `locate`). */
+export function applySnippets(text: string, edits: readonly SnippetEditInput[]): string | undefined {
+  const located = locate(text, edits);
+  return 'at' in located ? splice(text, edits, located.at) : undefined;
 }
 
 /** Replays a stored patch blob on the text it was made against. */
@@ -95,7 +103,8 @@ function computePlan(text: string, edits: readonly SnippetEditInput[]): SnippetP
   const located = locate(text, edits);
   if ('failed' in located) return { ok: false, failed: located.failed };
   if ('overlapping' in located) return { ok: false, overlapping: located.overlapping };
-  const next = applySnippets(text, edits) as string;
+  // Located once: each search scans the whole text, and the plan already knows where they sit.
+  const next = splice(text, edits, located.at);
   const patch = serializePatch(edits);
   const added = edits.reduce((n, e) => n + e.new.length, 0);
   const removed = edits.reduce((n, e) => n + e.old.length, 0);

@@ -20,8 +20,15 @@ export class DocumentTextStore {
     this.cache = new TextCache(options.cacheChars ?? DEFAULT_TEXT_CACHE_CHARS);
   }
 
-  /** A text the writer just produced (its hash is in the event), so the next edit needs no read. */
-  remember(hash: string, text: string): void {
+  /**
+   * A text the writer just produced (its hash is in the event), so the next edit needs no read.
+   * `replacing` is the version it follows, dropped: a document edited thousands of times would
+   * otherwise fill the cache with versions nobody asked for, pushing other documents' latest texts
+   * out and keeping tens of MB of strings alive for the GC to copy. A version that is read again
+   * comes back from its snapshot and patches (and is cached then).
+   */
+  remember(hash: string, text: string, replacing?: string): void {
+    if (replacing !== undefined && replacing !== hash) this.cache.delete(replacing);
     this.cache.set(hash, text);
   }
 

@@ -19,4 +19,14 @@ describe('TextCache (texts by hash, least recently used out first)', () => {
     cache.set('a', 'aa');
     expect({ count: cache.count, chars: cache.chars }).toEqual({ count: 1, chars: 2 });
   });
+
+  it('forgets a text on delete, its characters with it', () => {
+    const cache = new TextCache(10);
+    cache.set('a', 'aaaa');
+    cache.set('b', 'bb');
+    cache.delete('a');
+    cache.delete('missing');
+    expect([cache.get('a'), cache.get('b')]).toEqual([undefined, 'bb']);
+    expect({ count: cache.count, chars: cache.chars }).toEqual({ count: 1, chars: 2 });
+  });
 });

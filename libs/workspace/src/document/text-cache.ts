@@ -33,6 +33,13 @@ export class TextCache {
     }
   }
 
+  delete(hash: string): void {
+    const text = this.entries.get(hash);
+    if (text === undefined) return;
+    this.entries.delete(hash);
+    this.size -= text.length;
+  }
+
   get chars(): number {
     return this.size;
   }
