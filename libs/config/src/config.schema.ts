@@ -67,6 +67,8 @@ export const configShape = {
   LOMO_LEASE_MS: positiveInt(600_000),
   LOMO_WATCHDOG_INTERVAL_MS: positiveInt(3_600_000),
   LOMO_MAX_STEPS_PER_TURN: positiveInt(10_000),
+  LOMO_MAX_AUTO_TURNS: positiveInt(1_000),
+  LOMO_MAX_TURNS_WITHOUT_PROGRESS: positiveInt(1_000),
   LOMO_AUTH_SQLITE_PATH: z.string().min(1).optional(),
   LOMO_AUTH_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(5_000).optional(),
   LOMO_API_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_000_000),
@@ -248,6 +250,16 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
       'How often the watchdog scans active work (expired leases, lost wake-ups); each scan reads only the events since the last one, so its cost follows active work, not history',
   },
   LOMO_MAX_STEPS_PER_TURN: { default: '50', meaning: 'Steps after which the runtime stops a turn (runaway guard)' },
+  LOMO_MAX_AUTO_TURNS: {
+    default: '12',
+    meaning:
+      'Turns the runtime starts by itself in a row on a task with checklist items left (ContinuationDecided), before it stops and tells the person; one wake runs at most 5 turns and hands the rest back to the wake-up topic',
+  },
+  LOMO_MAX_TURNS_WITHOUT_PROGRESS: {
+    default: '2',
+    meaning:
+      'Completed turns in a row without progress (no new artefact version, item done, job ordered or message consumed) after which the runtime stops continuing',
+  },
   LOMO_AUTH_SQLITE_PATH: {
     default: '$LOMO_DATA_DIR/auth.sqlite',
     meaning:

@@ -131,6 +131,12 @@ export const eventDefinitions = [
   def('task', 'InboxItemsReleased', task.InboxItemsReleased, 'Claims of a step that never committed were released.'),
   def('task', 'TurnOpened', task.TurnOpened, 'The task opened its one active turn.'),
   def('task', 'TurnClosed', task.TurnClosed, "The task's active turn ended."),
+  def(
+    'task',
+    'ContinuationDecided',
+    task.ContinuationDecided,
+    'After a completed turn, the runtime decided whether to go on by itself, and why.',
+  ),
   def('task', 'CheckpointOpened', task.CheckpointOpened, 'The task asks the person (approval, question or review).'),
   def('task', 'CheckpointResolved', task.CheckpointResolved, 'The person resolved a checkpoint.'),
   def('task', 'AutonomyChanged', task.AutonomyChanged, "The task's autonomy level changed."),

@@ -33,6 +33,16 @@ export { resumeTask } from './commands/resume-task';
 export { updateTaskSummary, type UpdateTaskSummaryRequest } from './commands/update-task-summary';
 export { summarizeTurn, SUMMARY_MAX_CHARS } from './summary/turn-summary';
 export { resolveCheckpoint, type ResolveCheckpointRequest } from './commands/resolve-checkpoint';
+export {
+  changeChecklistItem,
+  EvidenceRefusedError,
+  planChecklist,
+  updateBrief,
+  type PlanAuthor,
+} from './commands/plan-commands';
+export { judgeEvidence, verifyEvidence, type EvidenceRefusal } from './commands/verify-evidence';
+export { createPlanTools, type PlanToolDeps } from './tools/plan-tools';
+export { planContinuation, type ContinuationInput, type ContinuationLimits } from './process/plan-continuation';
 export { ExecutorRuntime, type ExecutorRuntimeDeps } from './executor-runtime';
 export { runtimeActor } from './events/new-events';
 export { reclaimOwnTurns } from './worker/reclaim-own-turns';

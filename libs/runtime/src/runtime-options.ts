@@ -14,6 +14,10 @@ export const runtimeOptionsSchema = z
     renewEveryMs: positive(3_600_000).optional(),
     /** Steps one turn may take before the runtime stops it (runaway loops). */
     maxStepsPerTurn: positive(100_000).default(50),
+    /** Turns the runtime starts by itself in a row (plan-continuation.ts) before it stops and says so. */
+    maxAutoTurns: positive(1_000).default(12),
+    /** Completed turns in a row without progress after which the runtime stops continuing. */
+    maxTurnsWithoutProgress: positive(1_000).default(2),
     watchdogIntervalMs: positive(3_600_000).default(2_000),
     /** A turn opened or started but never leased for this long is woken again. */
     queuedTooLongMs: positive(3_600_000).default(30_000),

@@ -70,6 +70,8 @@ export type ToolResult =
   /** Async tools: the work goes on elsewhere; its completion is appended to the turn stream later. */
   | { status: 'pending'; note?: string };
 
+export type ToolProgress = 'artifact_version' | 'job_submitted';
+
 export interface ToolDefinition<Input = unknown> {
   name: string;
   description: string;
@@ -81,6 +83,12 @@ export interface ToolDefinition<Input = unknown> {
   async?: boolean;
   /** Paid tools only: 'ledger' when the order's service holds the money gate (see CallAuthority). */
   authorizedBy?: CallAuthority;
+  /**
+   * What an ok result counts as for the runtime's continuation decision
+   * (libs/runtime/src/process/plan-continuation.ts): a new artefact version, or a job ordered.
+   * Absent: reading, planning and rewording are not progress.
+   */
+  progress?: ToolProgress;
   input: z.ZodType<Input>;
   run(input: Input, context: ToolContext): Promise<ToolResult>;
 }

@@ -71,6 +71,8 @@ export class ExecutorModule {
               leaseMs: config.LOMO_LEASE_MS,
               watchdogIntervalMs: config.LOMO_WATCHDOG_INTERVAL_MS,
               maxStepsPerTurn: config.LOMO_MAX_STEPS_PER_TURN,
+              maxAutoTurns: config.LOMO_MAX_AUTO_TURNS,
+              maxTurnsWithoutProgress: config.LOMO_MAX_TURNS_WITHOUT_PROGRESS,
               ...options.runtime,
             }),
           inject: [LOMO_CONFIG, ExecutorIdentity],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { BlobStore } from '@lomo/blobs';
@@ -18,7 +19,7 @@ import {
   type NotesStore,
   type ToolDecorator,
 } from '@lomo/tools';
-import { checkpointIdFor } from '@lomo/runtime';
+import { checkpointIdFor, createPlanTools } from '@lomo/runtime';
 import { createMediaTools, type GenerationRequests } from '@lomo/generation';
 import {
   createWorkspaceTools,
@@ -83,6 +84,9 @@ export function createStarterToolSet(
       ),
   });
   const registry = new ToolRegistry(createStarterTools({ notes, history: store, exports, decorate }));
+  // The brief and the checklist the runtime's continuation decision reads.
+  for (const tool of createPlanTools({ store, ids: { uuid: () => randomUUID() } }))
+    registry.register(decorate ? decorate(tool, {}) : tool);
   // The document, flow and asset tools only where the workspace is bound: without its ports
   // they could only fail, and a model offered tools that always fail wastes its steps.
   const { commands, reader, readModel } = workspace;

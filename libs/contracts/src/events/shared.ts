@@ -16,7 +16,8 @@ export const blobRef = z.strictObject({
   contentType: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/),
 });
 
-export const wakeReason = z.enum(['message', 'approval', 'job_completed', 'resume', 'watchdog']);
+/** `continuation`: the runtime's own ContinuationDecided started the turn, not the person. */
+export const wakeReason = z.enum(['message', 'approval', 'job_completed', 'resume', 'watchdog', 'continuation']);
 
 /** Text that is not empty or only whitespace (validated, never rewritten). */
 export const nonBlank = (max: number) => z.string().max(max).regex(/\S/, 'must not be blank');

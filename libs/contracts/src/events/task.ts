@@ -80,10 +80,21 @@ export const ChecklistPlanned = z.strictObject({
     .max(100),
 });
 
+/**
+ * What shows an item done, checked against the streams before it is recorded
+ * (libs/runtime/src/commands/verify-evidence.ts): a version of an artefact the task made or uses,
+ * or a generation job of the task that completed. A model's word is not evidence.
+ */
+export const checklistEvidence = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('artifact_version'), artifactId: uuid, version: z.number().int().min(1) }),
+  z.strictObject({ kind: z.literal('job'), jobId: uuid }),
+]);
+
 export const ChecklistItemChanged = z.strictObject({
   itemId: checklistItemId,
   status: z.enum(['pending', 'in_progress', 'done', 'blocked', 'skipped']),
   note: z.string().max(2000).optional(),
+  evidence: checklistEvidence.optional(),
 });
 
 export const MessageDeliveredToInbox = z
@@ -123,6 +134,32 @@ export const InboxItemsReleased = z.strictObject({
 export const TurnOpened = z.strictObject({ turnId, reason: wakeReason });
 
 export const TurnClosed = z.strictObject({ turnId, outcome: z.enum(['completed', 'failed', 'cancelled']) });
+
+/**
+ * After a completed turn, whether the runtime goes on by itself, decided from persisted state
+ * (libs/runtime/src/process/plan-continuation.ts), never from whether the model stopped talking.
+ */
+export const ContinuationDecided = z.strictObject({
+  turnId,
+  decision: z.enum(['continue', 'finish', 'await_person', 'stop']),
+  reason: z.enum([
+    'pending_items',
+    'checklist_complete',
+    'no_plan',
+    'checkpoint_open',
+    'blocked',
+    'no_progress',
+    'turn_limit',
+  ]),
+  /** What the turn achieved that counts as progress (rewording a plan is not). */
+  progress: z.array(z.enum(['artifact_version', 'item_done', 'job_submitted', 'person_input'])).max(4),
+  /** Turns the runtime started by itself in a row, counting the one this decision starts. */
+  autoTurns: z.number().int().min(0).max(100_000),
+  /** Completed turns in a row without progress, this one included. */
+  turnsWithoutProgress: z.number().int().min(0).max(100_000),
+  /** Checklist items done when deciding, so the next decision sees what this turn completed. */
+  itemsDone: z.number().int().min(0).max(100),
+});
 
 export const CheckpointOpened = z
   .strictObject({

@@ -142,6 +142,28 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
   },
   TurnOpened: { valid: { turnId: TURN, reason: 'message' }, invalid: [{ turnId: 'turn-1', reason: 'message' }] },
   TurnClosed: { valid: { turnId: TURN, outcome: 'completed' }, invalid: [{ turnId: TURN, outcome: 'waiting' }] },
+  ContinuationDecided: {
+    valid: {
+      turnId: TURN,
+      decision: 'continue',
+      reason: 'pending_items',
+      progress: ['artifact_version'],
+      autoTurns: 1,
+      turnsWithoutProgress: 0,
+      itemsDone: 1,
+    },
+    invalid: [
+      {
+        turnId: TURN,
+        decision: 'go_on',
+        reason: 'pending_items',
+        progress: [],
+        autoTurns: 1,
+        turnsWithoutProgress: 0,
+        itemsDone: 0,
+      },
+    ],
+  },
   CheckpointOpened: {
     valid: { checkpointId: CP, turnId: TURN, kind: 'approval', callId: CALL, question: 'Delete the note?' },
     invalid: [{ checkpointId: CP, turnId: TURN, kind: 'approval', question: 'Delete the note?' }],

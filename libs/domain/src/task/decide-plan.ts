@@ -32,9 +32,22 @@ export function changeChecklistItem(command: ChangeChecklistItem, state: TaskSta
   const task = notFinal(state);
   const item = task.checklist.find((i) => i.itemId === command.itemId);
   if (!item) throw new DomainError(TaskErrors.CHECKLIST_ITEM_NOT_FOUND, `No checklist item ${command.itemId}`);
-  if (item.status === command.status && (command.note === undefined || command.note === item.note)) return [];
-  const { itemId, status, note } = command;
-  return [{ type: 'ChecklistItemChanged', data: { itemId, status, ...(note !== undefined ? { note } : {}) } }];
+  const sameEvidence =
+    command.evidence === undefined || JSON.stringify(command.evidence) === JSON.stringify(item.evidence);
+  if (item.status === command.status && (command.note === undefined || command.note === item.note) && sameEvidence)
+    return [];
+  const { itemId, status, note, evidence } = command;
+  return [
+    {
+      type: 'ChecklistItemChanged',
+      data: {
+        itemId,
+        status,
+        ...(note !== undefined ? { note } : {}),
+        ...(evidence !== undefined ? { evidence } : {}),
+      },
+    },
+  ];
 }
 
 export function approvePlanBudget(command: ApprovePlanBudget, state: TaskState): TaskEvent[] {

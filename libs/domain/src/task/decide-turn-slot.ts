@@ -1,8 +1,8 @@
 import { DomainError } from '../decider';
-import type { CloseTurn, OpenTurn } from './task-commands';
+import type { CloseTurn, OpenTurn, RecordContinuation } from './task-commands';
 import { TaskErrors } from './task-errors';
 import type { TaskEvent } from './task-events';
-import { existing, runnable } from './task-guards';
+import { existing, invalid, runnable } from './task-guards';
 import type { TaskState } from './task-state';
 
 /**
@@ -32,4 +32,22 @@ export function closeTurn(command: CloseTurn, state: TaskState): TaskEvent[] {
     throw new DomainError(TaskErrors.TURN_NOT_ACTIVE, `Turn ${command.turnId} is not active on task ${task.taskId}`);
   }
   return [{ type: 'TurnClosed', data: { turnId: command.turnId, outcome: command.outcome } }];
+}
+
+/**
+ * Recorded once per closed turn, right after it closed: a repeat (another worker or the watchdog
+ * closing the same turn) is a no-op, and a decision for any turn but the last closed one is refused.
+ */
+export function recordContinuation(command: RecordContinuation, state: TaskState): TaskEvent[] {
+  const task = existing(state);
+  if (task.continuation?.turnId === command.turnId) return [];
+  if (task.lastClosedTurn?.turnId !== command.turnId || task.activeTurnId !== null)
+    invalid(`A continuation is decided for the turn that just closed, not ${command.turnId}`);
+  const { turnId, decision, reason, progress, autoTurns, turnsWithoutProgress, itemsDone } = command;
+  return [
+    {
+      type: 'ContinuationDecided',
+      data: { turnId, decision, reason, progress: [...progress], autoTurns, turnsWithoutProgress, itemsDone },
+    },
+  ];
 }

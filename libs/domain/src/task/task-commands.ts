@@ -4,8 +4,12 @@ import type {
   AutonomyLevel,
   CheckpointDecision,
   CheckpointKind,
+  ChecklistEvidence,
   ChecklistItemStatus,
   ClaimReleaseReason,
+  ContinuationDecision,
+  ContinuationReason,
+  ProgressKind,
   TaskKind,
   TurnCloseOutcome,
 } from './task-state';
@@ -109,6 +113,8 @@ export type ChangeChecklistItem = {
   itemId: string;
   status: ChecklistItemStatus;
   note?: string;
+  /** Verified by the caller against the streams (the decider cannot read them). */
+  evidence?: ChecklistEvidence;
 };
 /** `amountMinor` in the currency's minor unit; `approvedBy` is a user id. */
 export type ApprovePlanBudget = {
@@ -132,6 +138,18 @@ export type NoticeArtifactChange = {
   by: ArtifactAuthor;
   nodes: readonly string[];
   summary: string;
+};
+
+/** The runtime's continuation decision for a turn that just closed (plan-continuation.ts decides it). */
+export type RecordContinuation = {
+  type: 'RecordContinuation';
+  turnId: string;
+  decision: ContinuationDecision;
+  reason: ContinuationReason;
+  progress: readonly ProgressKind[];
+  autoTurns: number;
+  turnsWithoutProgress: number;
+  itemsDone: number;
 };
 
 export type TaskCommand =
@@ -160,4 +178,5 @@ export type TaskCommand =
   | PlanChecklist
   | ChangeChecklistItem
   | ApprovePlanBudget
-  | NoticeArtifactChange;
+  | NoticeArtifactChange
+  | RecordContinuation;

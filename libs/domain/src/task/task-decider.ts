@@ -18,7 +18,7 @@ import {
   planChecklist,
   updateBrief,
 } from './decide-plan';
-import { closeTurn, openTurn } from './decide-turn-slot';
+import { closeTurn, openTurn, recordContinuation } from './decide-turn-slot';
 import { acceptMerge, mergeInto, moveMessageOut, updateTaskSummary } from './decide-corrections';
 import type { TaskCommand } from './task-commands';
 import type { TaskEvent } from './task-events';
@@ -77,6 +77,8 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskEvent[] 
       return changeChecklistItem(command, state);
     case 'ApprovePlanBudget':
       return approvePlanBudget(command, state);
+    case 'RecordContinuation':
+      return recordContinuation(command, state);
     case 'NoticeArtifactChange':
       return noticeArtifactChange(command, state);
     default:

@@ -20,6 +20,7 @@ import type {
   OpenTurn,
   PauseTask,
   PlanChecklist,
+  RecordContinuation,
   ReleaseClaims,
   ReplaceInboxItem,
   ResolveCheckpoint,
@@ -100,7 +101,7 @@ const command: fc.Arbitrary<TaskCommand> = fc.oneof(
     cmd<OpenTurn>({
       type: fc.constant('OpenTurn'),
       turnId: fc.constantFrom(...turns),
-      reason: fc.constantFrom('message', 'watchdog'),
+      reason: fc.constantFrom('message', 'watchdog', 'continuation'),
     }),
   ),
   weighted(
@@ -109,6 +110,19 @@ const command: fc.Arbitrary<TaskCommand> = fc.oneof(
       type: fc.constant('CloseTurn'),
       turnId: fc.constantFrom(...turns),
       outcome: fc.constantFrom('completed', 'cancelled'),
+    }),
+  ),
+  weighted(
+    3,
+    cmd<RecordContinuation>({
+      type: fc.constant('RecordContinuation'),
+      turnId: fc.constantFrom(...turns),
+      decision: fc.constantFrom('continue', 'finish', 'await_person', 'stop'),
+      reason: fc.constantFrom('pending_items', 'no_plan', 'no_progress'),
+      progress: fc.subarray(['artifact_version', 'item_done', 'job_submitted', 'person_input'] as const),
+      autoTurns: fc.integer({ min: 0, max: 5 }),
+      turnsWithoutProgress: fc.integer({ min: 0, max: 5 }),
+      itemsDone: fc.integer({ min: 0, max: 5 }),
     }),
   ),
   weighted(

@@ -17,6 +17,7 @@ export const taskEventTypes = [
   'InboxItemsReleased',
   'TurnOpened',
   'TurnClosed',
+  'ContinuationDecided',
   'CheckpointOpened',
   'CheckpointResolved',
   'AutonomyChanged',

@@ -44,6 +44,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     autonomy: 'assisted',
     brief: null,
     checklist: [],
+    continuation: null,
     budgets: [],
     artifacts: {},
     notices: {},
@@ -105,18 +106,36 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
     }
     case 'BriefUpdated':
       return { ...task, brief: { version: event.data.version, text: event.data.brief } };
-    case 'ChecklistPlanned':
+    case 'ChecklistPlanned': {
+      // A re-plan (a change of direction) keeps what items of the same id had: status, note, evidence.
+      const before = new Map(task.checklist.map((i) => [i.itemId, i]));
       return {
         ...task,
-        checklist: event.data.items.map((i) => ({ ...i, status: 'pending' as const, note: null })),
+        checklist: event.data.items.map((i) => {
+          const kept = before.get(i.itemId);
+          return kept
+            ? { ...i, status: kept.status, note: kept.note, evidence: kept.evidence }
+            : { ...i, status: 'pending' as const, note: null, evidence: null };
+        }),
       };
-    case 'ChecklistItemChanged':
+    }
+    case 'ChecklistItemChanged': {
+      const { itemId, status, note, evidence } = event.data;
       return {
         ...task,
         checklist: task.checklist.map((i) =>
-          i.itemId === event.data.itemId ? { ...i, status: event.data.status, note: event.data.note ?? i.note } : i,
+          i.itemId === itemId
+            ? {
+                ...i,
+                status,
+                note: note ?? i.note,
+                // Evidence shows an item done; an item that is no longer done keeps none.
+                evidence: status === 'done' ? (evidence ?? i.evidence) : null,
+              }
+            : i,
         ),
       };
+    }
     case 'MessageDeliveredToInbox': {
       const { itemId, messageId, text, language, movedFrom } = event.data;
       const item: InboxItem = {
@@ -164,8 +183,14 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         claims: claim ? { ...task.claims, [key]: { ...claim, released: true } } : task.claims,
       };
     }
-    case 'TurnOpened':
-      return isFinalTask(task) ? task : { ...task, activeTurnId: event.data.turnId };
+    case 'TurnOpened': {
+      if (isFinalTask(task)) return task;
+      // Whatever opened it, the decided continuation has its turn now.
+      const continuation = task.continuation?.pending ? { ...task.continuation, pending: false } : task.continuation;
+      return { ...task, activeTurnId: event.data.turnId, continuation };
+    }
+    case 'ContinuationDecided':
+      return { ...task, continuation: { ...event.data, pending: event.data.decision === 'continue' } };
     case 'TurnClosed': {
       const lastClosedTurn = { ...event.data };
       if (isFinalTask(task) || task.activeTurnId !== event.data.turnId) return { ...task, lastClosedTurn };

@@ -1,6 +1,7 @@
 import { fold } from '../decider';
 import { deciderSpec } from '@lomo/testing';
 import { taskDecider } from './task-decider';
+import { existing as existingTask } from './task-guards';
 import { activeWithInbox, approvalOpened, callOf, ids, person, taskCreated, turnClosed } from './task.fixtures';
 import type { TaskEvent } from './task-events';
 
@@ -95,5 +96,34 @@ describe('task lifecycle', () => {
     given([taskCreated(), planned])
       .when({ type: 'ChangeChecklistItem', itemId: 'render', status: 'done' })
       .thenThrows('CHECKLIST_ITEM_NOT_FOUND');
+  });
+
+  it('records the evidence of a done item, and a re-plan keeps what items of the same id had', () => {
+    const evidence = { kind: 'job' as const, jobId: '00000000-0000-4000-8000-0000000000c1' };
+    const planned: TaskEvent = {
+      type: 'ChecklistPlanned',
+      data: { items: [{ itemId: 'draft', title: 'Draft', dependsOn: [] }] },
+    };
+    const done: TaskEvent = { type: 'ChecklistItemChanged', data: { itemId: 'draft', status: 'done', evidence } };
+    given([taskCreated(), planned])
+      .when({ type: 'ChangeChecklistItem', itemId: 'draft', status: 'done', evidence })
+      .then([done]);
+    given([taskCreated(), planned, done])
+      .when({ type: 'ChangeChecklistItem', itemId: 'draft', status: 'done', evidence })
+      .then([]);
+    const replanned: TaskEvent = {
+      type: 'ChecklistPlanned',
+      data: {
+        items: [
+          { itemId: 'draft', title: 'Draft, warmer', dependsOn: [] },
+          { itemId: 'final', title: 'Final', dependsOn: ['draft'] },
+        ],
+      },
+    };
+    const state = existingTask(fold(taskDecider, [taskCreated(), planned, done, replanned]));
+    expect(state.checklist.map(({ itemId, status, evidence: e }) => ({ itemId, status, evidence: e }))).toEqual([
+      { itemId: 'draft', status: 'done', evidence },
+      { itemId: 'final', status: 'pending', evidence: null },
+    ]);
   });
 });

@@ -3,6 +3,13 @@ import type { Actor, EventDataMap } from '@lomo/contracts';
 export type TaskKind = EventDataMap['TaskCreated']['kind'];
 export type AutonomyLevel = EventDataMap['AutonomyChanged']['level'];
 export type ChecklistItemStatus = EventDataMap['ChecklistItemChanged']['status'];
+export type ChecklistEvidence = NonNullable<EventDataMap['ChecklistItemChanged']['evidence']>;
+export type ContinuationDecision = EventDataMap['ContinuationDecided']['decision'];
+export type ContinuationReason = EventDataMap['ContinuationDecided']['reason'];
+export type ProgressKind = EventDataMap['ContinuationDecided']['progress'][number];
+
+/** The last continuation decision; `pending` until the turn it decided to start is opened. */
+export type Continuation = EventDataMap['ContinuationDecided'] & { pending: boolean };
 
 /**
  * An inbox item is `delivered` until a step claims it. A claim stands for good once its step
@@ -67,6 +74,7 @@ export interface ChecklistItem {
   dependsOn: readonly string[];
   status: ChecklistItemStatus;
   note: string | null;
+  evidence: ChecklistEvidence | null;
 }
 
 /** What every existing task carries, whatever its status. */
@@ -89,6 +97,8 @@ export interface TaskBase {
   brief: { version: number; text: string } | null;
   checklist: readonly ChecklistItem[];
   budgets: readonly EventDataMap['PlanBudgetApproved'][];
+  /** The runtime's last continuation decision (plan-continuation.ts), null before the first. */
+  continuation: Continuation | null;
   /** Per artefact: the highest version any change notice of this task reached. */
   artifacts: Readonly<Record<string, number>>;
   /** Change notices by notice id; at most one open per artefact (see decide-plan.ts). */

@@ -41,6 +41,7 @@ export function mediaTool<Input>(requests: GenerationRequests, spec: MediaToolSp
     description: spec.description,
     domain: spec.domain,
     sideEffect: 'paid',
+    progress: 'job_submitted',
     authorizedBy: 'ledger',
     idempotent: true,
     async: true,

@@ -1,5 +1,6 @@
 import { isRunnable, taskDecider, unclaimedItems, type EndedTurn, type TaskCommand } from '@lomo/domain';
 import { decideAll } from '@lomo/command-handling';
+import { planContinuation } from './plan-continuation';
 import type { PlanView } from './plan-view';
 import type { RuntimeOutput } from './runtime-output';
 
@@ -34,6 +35,22 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
     unclaimedItems(task).length === 0
   )
     commands.push({ type: 'CompleteTask', ...(turn.summary !== null ? { summary: turn.summary } : {}) });
+  else if (
+    turn.status === 'completed' &&
+    task.kind === 'persistent' &&
+    isRunnable(task) &&
+    task.activeTurnId === turn.turnId
+  )
+    // Decided with the close, in its append: whether the runtime goes on by itself (the worker
+    // opens the next turn when it says continue).
+    commands.push(
+      planContinuation({
+        task,
+        turn,
+        progressOf: (tool) => view.traits(tool)?.progress,
+        limits: view.continuation,
+      }),
+    );
   const events = decideAll(taskDecider, task, commands);
   if (events.length === 0) return { kind: 'finish', reason: outcome };
   return { kind: 'append', stream: 'task', intent: 'close', events, expected: view.taskRevision };

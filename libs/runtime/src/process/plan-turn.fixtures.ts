@@ -63,6 +63,7 @@ export function viewOf(task: TaskEvent[], turn: TurnEvent[], overrides: Partial<
     workerId: ME,
     leaseMs: 30_000,
     maxSteps: 10,
+    continuation: { maxAutoTurns: 12, maxTurnsWithoutProgress: 2 },
     generation: turnState.status === 'none' ? 0 : turnState.generation,
     wakeReason: 'message',
     taskId: TASK,

@@ -248,6 +248,26 @@ describe('planTurn: the coordinating decider', () => {
       });
     });
 
+    it('closes a completed turn of a persistent task with the continuation decision in the same append', () => {
+      const turn = [...started, leased(), step(1, [], [ITEM]), { type: 'TurnCompleted' as const, data: { steps: 1 } }];
+      const planned = {
+        type: 'ChecklistPlanned' as const,
+        data: { items: [{ itemId: 'script', title: 'Script', dependsOn: [] }] },
+      };
+      expect(planTurn(viewOf([...created, claimed, planned], turn))).toMatchObject({
+        kind: 'append',
+        stream: 'task',
+        intent: 'close',
+        events: [
+          { type: 'TurnClosed', data: { turnId: TURN, outcome: 'completed' } },
+          {
+            type: 'ContinuationDecided',
+            data: { turnId: TURN, decision: 'continue', reason: 'pending_items', progress: ['person_input'] },
+          },
+        ],
+      });
+    });
+
     it('finishes once everything is closed', () => {
       const turn = [...started, leased(), step(1, [], [ITEM]), { type: 'TurnCompleted' as const, data: { steps: 1 } }];
       const task = [

@@ -1,8 +1,12 @@
 import type { ExistingTask, TurnState, WakeReason } from '@lomo/domain';
+import type { ToolProgress } from '@lomo/tools';
+import type { ContinuationLimits } from './plan-continuation';
 
 export interface ToolTraits {
   idempotent: boolean;
   async: boolean;
+  /** What an ok result counts as for the continuation decision; absent: not progress. */
+  progress?: ToolProgress;
 }
 
 export type Authorization = { decision: 'allowed' } | { decision: 'needs_approval'; question: string };
@@ -17,6 +21,7 @@ export interface PlanView {
   workerId: string;
   leaseMs: number;
   maxSteps: number;
+  continuation: ContinuationLimits;
   /** The generation this worker holds; 0 before it took the lease. */
   generation: number;
   wakeReason: WakeReason;

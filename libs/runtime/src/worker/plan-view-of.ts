@@ -13,6 +13,10 @@ export function planViewOf(deps: RuntimeDeps, session: TurnSession, wakeReason: 
     workerId: deps.options.workerId,
     leaseMs: deps.options.leaseMs,
     maxSteps: deps.options.maxStepsPerTurn,
+    continuation: {
+      maxAutoTurns: deps.options.maxAutoTurns,
+      maxTurnsWithoutProgress: deps.options.maxTurnsWithoutProgress,
+    },
     generation: session.generation,
     wakeReason,
     taskId: session.taskId,
@@ -29,7 +33,12 @@ export function planViewOf(deps: RuntimeDeps, session: TurnSession, wakeReason: 
 
 function traitsOf(tools: ToolRegistry, name: string) {
   const definition = tools.get(name);
-  return definition === undefined ? undefined : { idempotent: definition.idempotent, async: definition.async === true };
+  if (definition === undefined) return undefined;
+  return {
+    idempotent: definition.idempotent,
+    async: definition.async === true,
+    ...(definition.progress !== undefined ? { progress: definition.progress } : {}),
+  };
 }
 
 function authorize(tools: ToolRegistry, name: string, callId: string, session: TurnSession): Authorization {

@@ -6,6 +6,7 @@ import { metadataOf } from '@lomo/command-handling';
 import { runtimeActor } from '../events/new-events';
 import type { FinishReason } from '../process/runtime-output';
 import { TaskView } from '../streams/task-view';
+import { publishWakeUp } from '../wakeups/publish-wake-up';
 import { TurnView } from '../streams/turn-view';
 import { HeldTurns } from './held-turns';
 import { ModelStep } from './model-step';
@@ -106,9 +107,19 @@ export class TaskWorker {
       const existing = task.existing;
       if (existing === undefined || task.workspaceId === undefined) return;
       let turnId = existing.activeTurnId ?? undefined;
+      let wakeReason = request.reason;
       if (turnId === undefined) {
-        if (!isRunnable(existing) || unclaimedItems(existing).length === 0) return;
-        turnId = await this.openTurn(task, task.workspaceId, request.reason);
+        if (!isRunnable(existing)) return;
+        // Unread messages first; else the runtime's own decision to go on (plan-continuation.ts).
+        const reason: WakeReason | undefined =
+          unclaimedItems(existing).length > 0
+            ? request.reason
+            : existing.continuation?.pending === true
+              ? 'continuation'
+              : undefined;
+        if (reason === undefined) return;
+        wakeReason = reason;
+        turnId = await this.openTurn(task, task.workspaceId, reason);
         if (turnId === undefined) continue;
       }
       const turn = await TurnView.load(this.deps.store, turnId);
@@ -116,7 +127,7 @@ export class TaskWorker {
       const finished: FinishReason = await new TurnRunner(
         this.deps,
         session,
-        request.reason,
+        wakeReason,
         this.held,
         this.modelStep,
         this.toolStep,
@@ -127,6 +138,25 @@ export class TaskWorker {
       // retries later, so a broken model does not spin.
       if (finished !== 'completed') return;
     }
+    await this.handOnContinuation(request.taskId);
+  }
+
+  /**
+   * A wake runs at most MAX_TURNS_PER_WAKE turns, so one busy task does not hold the worker; a
+   * continuation still pending then goes back on the wake-up topic, behind other tasks' wakes.
+   */
+  private async handOnContinuation(taskId: string): Promise<void> {
+    if (this.stopping) return;
+    const task = await TaskView.load(this.deps.store, taskId);
+    const existing = task.existing;
+    if (existing === undefined || task.workspaceId === undefined || existing.activeTurnId !== null) return;
+    if (!isRunnable(existing) || existing.continuation?.pending !== true) return;
+    await publishWakeUp(this.deps.bus, {
+      kind: 'wake',
+      workspaceId: task.workspaceId,
+      taskId,
+      reason: 'continuation',
+    });
   }
 
   /** The task's one active turn, decided by the task stream's expected revision. */

@@ -56,6 +56,7 @@ export function documentWriteTool(deps: WorkspaceToolDeps): ToolDefinition<Write
       'Write a whole document. Without artifactId it creates a new document in the workspace (give a title), bound to this task. With artifactId it replaces the text and needs baseVersion, the version you read: if someone changed it since, nothing is written and you get the current version to read again.',
     domain: 'document',
     sideEffect: 'write',
+    progress: 'artifact_version',
     idempotent: true,
     input: z
       .strictObject({
@@ -111,6 +112,7 @@ export function documentEditTool(deps: WorkspaceToolDeps): ToolDefinition<EditIn
       'Edit parts of a document: each edit replaces an exact snippet `old` (which must occur exactly once in the latest text) by `new`. All edits apply or none does; the result names the new version. Prefer this to document.write for small changes.',
     domain: 'document',
     sideEffect: 'write',
+    progress: 'artifact_version',
     idempotent: true,
     input: z.strictObject({
       artifactId,

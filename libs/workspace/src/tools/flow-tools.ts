@@ -63,6 +63,7 @@ export function flowCreateTool(deps: WorkspaceToolDeps): ToolDefinition<CreateIn
       'Create a new flow in the workspace (e.g. one node per storyboard shot, edges for their order), bound to this task.',
     domain: 'flow',
     sideEffect: 'write',
+    progress: 'artifact_version',
     idempotent: true,
     input: z.strictObject({
       title: z.string().trim().min(1).max(300),
@@ -105,6 +106,7 @@ export function flowEditNodesTool(deps: WorkspaceToolDeps): ToolDefinition<EditN
       "Change the params of some nodes of a flow. Each edit names the node's version you read (baseNodeVersion); the edit is refused only if one of those nodes changed since, and the result lists the other nodes someone changed meanwhile.",
     domain: 'flow',
     sideEffect: 'write',
+    progress: 'artifact_version',
     idempotent: true,
     input: z.strictObject({
       artifactId,

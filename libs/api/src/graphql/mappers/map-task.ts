@@ -16,6 +16,7 @@ export function mapTask(d: TaskDocument): Task {
     activeTurnId: d.activeTurnId,
     activeTurnSummary: d.activeTurn,
     openCheckpoints: d.openCheckpoints,
+    lastContinuation: d.lastContinuation ?? null,
     counts: d.counts,
   };
 }

@@ -37,6 +37,35 @@ export class ActiveTurnSummary {
   steps!: number;
 }
 
+@ObjectType({
+  description:
+    "After a completed turn, the runtime's decision whether to go on by itself, from the task's persisted state, with its reason.",
+})
+export class ContinuationDecision {
+  @Field(() => ID)
+  turnId!: string;
+
+  @Field(() => String, { description: 'continue | finish | await_person | stop' })
+  decision!: string;
+
+  @Field(() => String, {
+    description: 'pending_items | checklist_complete | no_plan | checkpoint_open | blocked | no_progress | turn_limit',
+  })
+  reason!: string;
+
+  @Field(() => [String], {
+    description:
+      'What the turn achieved: artifact_version, item_done, job_submitted, person_input (empty: no progress).',
+  })
+  progress!: string[];
+
+  @Field(() => Int, { description: 'Turns the runtime started by itself in a row.' })
+  autoTurns!: number;
+
+  @Field(() => Int, { description: 'Completed turns in a row without progress.' })
+  turnsWithoutProgress!: number;
+}
+
 @ObjectType({ description: 'A piece of work: created by routing, run in turns, fed by its inbox.' })
 export class Task {
   @Field(() => ID)
@@ -77,6 +106,9 @@ export class Task {
 
   @Field(() => Int)
   openCheckpoints!: number;
+
+  @Field(() => ContinuationDecision, { nullable: true })
+  lastContinuation!: ContinuationDecision | null;
 
   @Field(() => TaskCounts)
   counts!: TaskCounts;

@@ -36,6 +36,8 @@ export type TaskDocument = ProjectionDocument & {
   openCheckpoints: number;
   /** `moved`: unread items the person moved (or a merge took) to another task; they left this inbox. */
   inbox: { pending: number; claimed: number; withdrawn: number; moved: number };
+  /** The runtime's last continuation decision after a turn (ContinuationDecided), null before one. */
+  lastContinuation: Omit<EventDataMap['ContinuationDecided'], 'itemsDone'> | null;
   /** TurnOpened events so far. */
   turnsOpened: number;
   /** Time of the latest task-stream event. */

@@ -19,6 +19,7 @@ export function blankTask(id: string, event: KnownEvent): TaskDocument {
     createdAt: null,
     activeTurnId: null,
     openCheckpoints: 0,
+    lastContinuation: null,
     inbox: { pending: 0, claimed: 0, withdrawn: 0, moved: 0 },
     turnsOpened: 0,
     taskActivityAt: null,
@@ -92,6 +93,14 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
     }
     case 'TurnOpened':
       return { ...task, taskActivityAt, activeTurnId: event.data.turnId, turnsOpened: task.turnsOpened + 1 };
+    case 'ContinuationDecided': {
+      const { turnId, decision, reason, progress, autoTurns, turnsWithoutProgress } = event.data;
+      return {
+        ...task,
+        taskActivityAt,
+        lastContinuation: { turnId, decision, reason, progress: [...progress], autoTurns, turnsWithoutProgress },
+      };
+    }
     case 'TurnClosed':
       return {
         ...task,

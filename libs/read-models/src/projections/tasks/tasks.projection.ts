@@ -43,8 +43,8 @@ const changeNoticeEvents: ReadonlySet<string> = new Set([
 
 export const tasksProjection: ProjectionDefinition<TaskDocument> = {
   name: 'tasks',
-  // 2: summary, mergedInto and moved items.
-  version: 2,
+  // 2: summary, mergedInto and moved items. 3: the last continuation decision.
+  version: 3,
   categories: ['task', 'turn'],
   // Every task event is activity, except change notices: someone else edited an artefact the task
   // read, and a person dragging nodes must not make every reading task "recently active" (nor
@@ -70,6 +70,7 @@ export const tasksProjection: ProjectionDefinition<TaskDocument> = {
     createdAt: fromTask,
     activeTurnId: fromTask,
     openCheckpoints: fromTask,
+    lastContinuation: fromTask,
     inbox: fromTask,
     turnsOpened: fromTask,
     taskActivityAt: fromTask,

@@ -1,0 +1,95 @@
+import type {
+  ChecklistItem,
+  CompletedTurn,
+  ContinuationDecision,
+  ContinuationReason,
+  ExistingTask,
+  ProgressKind,
+  RecordContinuation,
+} from '@lomo/domain';
+import type { ToolProgress } from '@lomo/tools';
+
+/** The runtime's bounds on going on by itself (LOMO_CONTINUATION_* in libs/config). */
+export interface ContinuationLimits {
+  /** Turns the runtime may start by itself in a row before it stops and tells the person. */
+  maxAutoTurns: number;
+  /** Completed turns in a row without progress after which auto-continuation stops. */
+  maxTurnsWithoutProgress: number;
+}
+
+export interface ContinuationInput {
+  /** The task as it was when the turn completed (before its close is folded). */
+  task: ExistingTask;
+  turn: CompletedTurn;
+  /** What an ok result of a tool counts as (its definition's `progress`). */
+  progressOf(tool: string): ToolProgress | undefined;
+  limits: ContinuationLimits;
+}
+
+const settled = (item: ChecklistItem) => item.status === 'done' || item.status === 'skipped';
+
+/**
+ * After every completed turn of a persistent task: go on, or stop and say why. Decided from what
+ * the streams hold (checklist, checkpoints, the turn's steps and tool results, the previous
+ * decision), never from how the model ended its turn: a model that "stops" after a stage with
+ * items left is continued, one that talks on without progress is stopped.
+ *
+ * Order: the person first (an open card), then the plan (none, complete, nothing ready), then the
+ * runtime's own bounds. Progress is a new artefact version, a job ordered, an item done since the
+ * last decision, or the person's input consumed; rewording the plan is not.
+ */
+export function planContinuation(input: ContinuationInput): RecordContinuation {
+  const { task, turn, limits } = input;
+  const progress = progressOf(input);
+  const previous = task.continuation;
+  const turnsWithoutProgress = progress.length > 0 ? 0 : (previous?.turnsWithoutProgress ?? 0) + 1;
+  // The run of turns the runtime started: this turn belongs to it only if a continuation started it.
+  const autoSoFar = turn.reason === 'continuation' ? (previous?.autoTurns ?? 0) : 0;
+  const itemsDone = task.checklist.filter((i) => i.status === 'done').length;
+
+  const decide = (decision: ContinuationDecision, reason: ContinuationReason): RecordContinuation => ({
+    type: 'RecordContinuation',
+    turnId: turn.turnId,
+    decision,
+    reason,
+    progress,
+    autoTurns: decision === 'continue' ? autoSoFar + 1 : autoSoFar,
+    turnsWithoutProgress,
+    itemsDone,
+  });
+
+  if (Object.values(task.checkpoints).some((c) => c.resolution === null))
+    return decide('await_person', 'checkpoint_open');
+  if (task.checklist.length === 0) return decide('await_person', 'no_plan');
+  if (task.checklist.every(settled)) return decide('finish', 'checklist_complete');
+  if (!task.checklist.some((item) => ready(item, task.checklist))) return decide('stop', 'blocked');
+  if (turnsWithoutProgress >= limits.maxTurnsWithoutProgress) return decide('stop', 'no_progress');
+  if (autoSoFar >= limits.maxAutoTurns) return decide('stop', 'turn_limit');
+  return decide('continue', 'pending_items');
+}
+
+/** Can be worked on now: not settled, not blocked, and everything it depends on settled. */
+function ready(item: ChecklistItem, checklist: readonly ChecklistItem[]): boolean {
+  if (settled(item) || item.status === 'blocked') return false;
+  return item.dependsOn.every((id) => {
+    const dependency = checklist.find((i) => i.itemId === id);
+    return dependency !== undefined && settled(dependency);
+  });
+}
+
+function progressOf(input: ContinuationInput): ProgressKind[] {
+  const { task, turn } = input;
+  const kinds = new Set<ProgressKind>();
+  for (const step of turn.steps) {
+    if (step.consumedItemIds.length > 0) kinds.add('person_input');
+    for (const call of step.calls) {
+      if (call.outcome !== 'ok') continue;
+      const kind = input.progressOf(call.tool);
+      if (kind !== undefined) kinds.add(kind);
+    }
+  }
+  const doneBefore = task.continuation?.itemsDone ?? 0;
+  if (task.checklist.filter((i) => i.status === 'done').length > doneBefore) kinds.add('item_done');
+  const order: readonly ProgressKind[] = ['artifact_version', 'item_done', 'job_submitted', 'person_input'];
+  return order.filter((k) => kinds.has(k));
+}
