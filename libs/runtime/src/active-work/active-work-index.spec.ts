@@ -57,6 +57,25 @@ describe('ActiveWorkIndex', () => {
     expect(work.size).toEqual({ tasks: 0, turns: 0 });
   });
 
+  it('finds a continuation the runtime decided but never opened a turn for, once it waited too long', () => {
+    const work = index();
+    [
+      task('c'),
+      envelope('task-c', 'TurnOpened', { turnId: 'v', reason: 'message' }),
+      envelope('task-c', 'TurnClosed', { turnId: 'v', outcome: 'completed' }),
+      envelope('task-c', 'ContinuationDecided', { turnId: 'v', decision: 'continue' }, 1_000),
+    ].forEach((e) => work.apply(e));
+    expect(work.findings(T0 + 1_000 + 29_999, 30_000)).toEqual([]);
+    expect(work.findings(T0 + 1_000 + 30_000, 30_000)).toEqual([
+      { kind: 'pending-continuation', taskId: 'c', workspaceId: 'ws' },
+    ]);
+    work.apply(envelope('task-c', 'TurnOpened', { turnId: 'w', reason: 'continuation' }, 2_000));
+    expect(work.findings(T0 + 2_000, 30_000)).toEqual([]);
+    work.apply(envelope('task-c', 'TurnClosed', { turnId: 'w', outcome: 'completed' }, 3_000));
+    work.apply(envelope('task-c', 'ContinuationDecided', { turnId: 'w', decision: 'stop' }, 3_000));
+    expect(work.findings(T0 + 100_000, 30_000)).toEqual([]);
+  });
+
   it('lists the running turns whose latest lease names a worker, live or released, and none that moved on, waits or ended', () => {
     const work = index();
     const turn = (taskId: string, turnId: string, ...events: EventEnvelope[]) => [

@@ -13,6 +13,7 @@ export const ACTIVE_WORK_EVENT_TYPES = [
   'InboxItemsReleased',
   'TurnOpened',
   'TurnClosed',
+  'ContinuationDecided',
   'CheckpointResolved',
   'TaskPaused',
   'TaskResumed',
@@ -99,6 +100,7 @@ export class ActiveWorkIndex {
           activeTurnId: null,
           activeSinceMs: at,
           resolvedCheckpoints: new Set(),
+          continuationSinceMs: null,
         });
         return;
       }
@@ -129,6 +131,10 @@ export class ActiveWorkIndex {
         case 'TurnOpened':
           task.activeTurnId = taskEvent.data.turnId;
           task.activeSinceMs = at;
+          task.continuationSinceMs = null;
+          return;
+        case 'ContinuationDecided':
+          task.continuationSinceMs = taskEvent.data.decision === 'continue' ? at : null;
           return;
         case 'TurnClosed':
           if (task.activeTurnId === taskEvent.data.turnId) task.activeTurnId = null;

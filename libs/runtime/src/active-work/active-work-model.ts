@@ -10,6 +10,8 @@ export interface TaskWork {
   /** When the active turn was opened (epoch ms), for turns whose TurnStarted never came. */
   activeSinceMs: number;
   resolvedCheckpoints: Set<string>;
+  /** When the runtime decided to go on by itself (ContinuationDecided: continue), until a turn opens. */
+  continuationSinceMs: number | null;
 }
 
 export type TurnWorkStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
@@ -35,7 +37,13 @@ export interface TurnWork {
 }
 
 export type FindingKind =
-  'lease-expired' | 'queued-too-long' | 'wait-satisfied' | 'unclosed-turn' | 'unreleased-claims' | 'unclaimed-inbox';
+  | 'lease-expired'
+  | 'queued-too-long'
+  | 'wait-satisfied'
+  | 'unclosed-turn'
+  | 'unreleased-claims'
+  | 'unclaimed-inbox'
+  | 'pending-continuation';
 
 export interface Finding {
   kind: FindingKind;

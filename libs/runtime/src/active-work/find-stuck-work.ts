@@ -48,6 +48,15 @@ export function findStuckWork(
     }
     if (!found.has(task.taskId) && turnId === null && task.status !== 'paused' && task.unclaimed.size > 0)
       add(task, 'unclaimed-inbox');
+    // The worker that decided to go on died before it opened the turn (or its wake was lost).
+    if (
+      !found.has(task.taskId) &&
+      turnId === null &&
+      task.status !== 'paused' &&
+      task.continuationSinceMs !== null &&
+      nowMs - task.continuationSinceMs >= queuedTooLongMs
+    )
+      add(task, 'pending-continuation');
   }
   return [...found.values()];
 }
