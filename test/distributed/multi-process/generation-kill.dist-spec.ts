@@ -7,13 +7,21 @@ import { Drill } from './drill';
 jest.setTimeout(420_000);
 
 const secret = 'drill-generation-callback-secret';
-const JOBS = 3;
+const requests = [
+  'Make a poster of the harbour at dawn',
+  'Draw a picture of a red fox sleeping in the snow',
+  'Generate an image of a lighthouse on a stormy night',
+];
+const JOBS = requests.length;
 
 /**
  * Issue 15's distributed drill: apps/generation as its own process on Kafka (with relay, router,
  * projector, executor and API processes, the simulated upstream its own process too). The upstream
  * loses every callback, so the generation process follows the jobs by polling; it is SIGKILLed
  * while the jobs run upstream and a new one is started. Every job completes once, one charge each.
+ * The three requests are about different subjects, so routing makes three tasks: a follow-up
+ * routed to a task whose turn waits on its job would wait for that job (its inbox is read at the
+ * next step), and its own job would start only when the first ended.
  */
 describe('multi-process deployment: generation SIGKILL mid-poll', () => {
   const drill = new Drill({ LOMO_GENERATION_SILENCE_MS: '1000' });
@@ -56,7 +64,7 @@ describe('multi-process deployment: generation SIGKILL mid-poll', () => {
       token,
       'mutation { setSpendingLimits(currency: "USD", perCallAutoApproveMinor: 100, dailyAutoApproveMinor: 1000, timeZone: "UTC") { changed } }',
     );
-    for (let i = 0; i < JOBS; i += 1) await drill.send(token, `Make a poster of harbour number ${i + 1} at dawn`);
+    for (const request of requests) await drill.send(token, request);
 
     // Every job sent upstream and its id recorded, none finished: the process is polling them.
     await waitFor(
@@ -65,7 +73,19 @@ describe('multi-process deployment: generation SIGKILL mid-poll', () => {
       120_000,
       200,
     );
-    expect(ofType(await drill.events(), 'GenerationCompleted')).toEqual([]);
+    const atSubmission = await drill.events();
+    const tasks = new Set(
+      ofType(atSubmission, 'GenerationRequested').map((e) => (e.data as { taskId: string }).taskId),
+    );
+    expect(tasks.size).toBe(JOBS);
+    // On failure, when each job was asked for, submitted and (too early) completed.
+    const timeline = ['GenerationRequested', 'GenerationSubmitted', 'GenerationCompleted'].map((type) =>
+      ofType(atSubmission, type).map((e) => `${type} ${e.metadata.streamId.slice(-4)} ${e.metadata.occurredAt}`),
+    );
+    expect({ completed: ofType(atSubmission, 'GenerationCompleted').length, timeline }).toEqual({
+      completed: 0,
+      timeline,
+    });
     const polledBefore = (await upstream.counters()).pollRequests;
     await waitFor(async () => (await upstream.counters()).pollRequests > polledBefore, 'a poll', 10_000, 100);
     first.signal('SIGKILL');
