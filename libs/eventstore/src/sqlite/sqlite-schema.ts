@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { ConfigError } from '@lomo/contracts';
+import { ConfigError, StoreUnavailableError } from '@lomo/contracts';
 import { mapSqliteError } from './sqlite-errors';
 
 export type SynchronousMode = 'FULL' | 'NORMAL';
@@ -57,6 +57,27 @@ export function openEventStoreDatabase(filename: string, options: OpenOptions): 
       { variable: 'synchronous', message: "'FULL' or 'NORMAL'" },
     ]);
   }
+  // SQLite does not call the busy handler everywhere at open (switching a new file to WAL, a
+  // connection running WAL recovery), so two processes opening one file at once can get
+  // SQLITE_BUSY at once: the whole open is retried until the busy timeout has passed.
+  const deadline = Date.now() + Math.max(0, options.busyTimeoutMs);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return openOnce(filename, options);
+    } catch (error) {
+      const busy = error instanceof StoreUnavailableError && /SQLITE_BUSY|SQLITE_LOCKED/.test(error.message);
+      if (!busy || Date.now() >= deadline) throw error;
+      sleepSync(Math.min(50, 2 * attempt));
+    }
+  }
+}
+
+/** Open is synchronous (constructors call it), so is its pause between attempts. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function openOnce(filename: string, options: OpenOptions): Database.Database {
   let db: Database.Database | undefined;
   try {
     db = new Database(filename, { timeout: options.busyTimeoutMs });
