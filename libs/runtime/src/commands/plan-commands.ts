@@ -1,17 +1,14 @@
-import { handleCommand, metadataOf, type AggregateStream } from '@lomo/command-handling';
+import { handleCommand, metadataOf } from '@lomo/command-handling';
 import { streams, type Actor } from '@lomo/contracts';
 import {
-  DomainError,
-  TaskErrors,
   taskDecider,
   taskEventTypes,
   type ChecklistEvidence,
   type ChecklistItemStatus,
   type TaskCommand,
-  type TaskEvent,
-  type TaskState,
 } from '@lomo/domain';
 import type { CommandDeps, TaskCommandResult } from './command-deps';
+import { requireTaskIn } from './require-task';
 import { verifyEvidence, type EvidenceRefusal } from './verify-evidence';
 
 /** Who changes the plan: the person through the API, or the agent through its tools (with its call). */
@@ -39,13 +36,6 @@ export class EvidenceRefusedError extends Error {
   }
 }
 
-const inWorkspace =
-  (taskId: string, workspaceId: string) =>
-  (stream: AggregateStream<TaskEvent, TaskState>): void => {
-    if (stream.state.status === 'none' || stream.workspaceId !== workspaceId)
-      throw new DomainError(TaskErrors.TASK_NOT_FOUND, `No task ${taskId}`);
-  };
-
 function decide(
   deps: Pick<CommandDeps, 'store' | 'ids'>,
   target: PlanTarget,
@@ -54,7 +44,7 @@ function decide(
   return handleCommand(deps.store, streams.task(target.taskId), taskDecider, command, {
     eventTypes: taskEventTypes,
     ids: deps.ids,
-    guard: inWorkspace(target.taskId, target.workspaceId),
+    guard: requireTaskIn(target.taskId, target.workspaceId),
     metadata: metadataOf({
       workspaceId: target.workspaceId,
       actor: target.by.actor,

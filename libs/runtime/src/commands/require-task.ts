@@ -16,3 +16,11 @@ export const requireTask =
   (stream: TaskStream): void => {
     taskWorkspace(stream, taskId);
   };
+
+/** As requireTask, and TASK_NOT_FOUND for a task of another workspace alike (no existence leak). */
+export const requireTaskIn =
+  (taskId: string, workspaceId: string) =>
+  (stream: TaskStream): void => {
+    if (taskWorkspace(stream, taskId) !== workspaceId)
+      throw new DomainError(TaskErrors.TASK_NOT_FOUND, `No task ${taskId}`);
+  };

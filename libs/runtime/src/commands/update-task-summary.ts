@@ -1,8 +1,9 @@
-import { handleCommand, metadataOf, type AggregateStream } from '@lomo/command-handling';
+import { handleCommand, metadataOf } from '@lomo/command-handling';
 import { streams, type Actor } from '@lomo/contracts';
-import { DomainError, TaskErrors, taskDecider, taskEventTypes, type TaskEvent, type TaskState } from '@lomo/domain';
+import { taskDecider, taskEventTypes } from '@lomo/domain';
 import { runtimeActor } from '../events/new-events';
 import type { CommandDeps, TaskCommandResult } from './command-deps';
+import { requireTaskIn } from './require-task';
 
 export interface UpdateTaskSummaryRequest {
   workspaceId: string;
@@ -12,14 +13,6 @@ export interface UpdateTaskSummaryRequest {
   /** The runtime unless said otherwise. */
   by?: Actor;
 }
-
-/** TASK_NOT_FOUND for an absent task and for one of another workspace alike. */
-const inWorkspace =
-  (taskId: string, workspaceId: string) =>
-  (stream: AggregateStream<TaskEvent, TaskState>): void => {
-    if (stream.state.status === 'none' || stream.workspaceId !== workspaceId)
-      throw new DomainError(TaskErrors.TASK_NOT_FOUND, `No task ${taskId}`);
-  };
 
 /** Appends TaskSummaryUpdated through the one command layer; the same summary again writes nothing. */
 export function updateTaskSummary(
@@ -40,7 +33,7 @@ export function updateTaskSummary(
     {
       eventTypes: taskEventTypes,
       ids: deps.ids,
-      guard: inWorkspace(request.taskId, request.workspaceId),
+      guard: requireTaskIn(request.taskId, request.workspaceId),
       metadata: metadataOf({
         workspaceId: request.workspaceId,
         actor: by,
