@@ -81,14 +81,15 @@ describe('resolveCheckpoint(taskId, checkpointId, decision, note) for approval c
     expect(await events(api.devToken)).toEqual(before);
   });
 
-  it('records the person’s approval once, resumes the waiting turn, and refuses a different later decision', async () => {
+  it('records the person’s approval once, resumes the waiting turn, and refuses a second approval and a different later decision', async () => {
     const approved = await resolve(api.devToken, { taskId, checkpointId, decision: 'APPROVE', note: 'go ahead' });
     expect(approved.errors).toBeUndefined();
     expect(approved.data?.resolveCheckpoint).toMatchObject({ taskId, checkpointId, changed: true });
     expect(approved.data?.resolveCheckpoint.consistencyToken).toMatch(/^[A-Za-z0-9_-]+$/);
 
     const retry = await resolve(api.devToken, { taskId, checkpointId, decision: 'APPROVE', note: 'go ahead' });
-    expect(retry.data?.resolveCheckpoint.changed).toBe(false);
+    // A card resolves once: an approval repeated is refused, never consumed twice.
+    expect(retry.errors?.[0]?.extensions?.code).toBe('CHECKPOINT_ALREADY_RESOLVED');
     const contrary = await resolve(api.devToken, { taskId, checkpointId, decision: 'REJECT' });
     expect(contrary.errors?.[0]?.extensions?.code).toBe('CHECKPOINT_ALREADY_RESOLVED');
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { SqliteBlobStore } from '@lomo/blobs';
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, type CompletionRequest, type ScriptedReply } from '@lomo/llm';
-import { createPlanTools } from '@lomo/runtime';
+import { createPlanTools, resolveCheckpoint } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
 import { defineTool, okResult, type ToolDefinition } from '@lomo/tools';
 import { ArtifactCommandService, DocumentTextStore } from '@lomo/workspace';
@@ -163,6 +163,95 @@ describe('a three-stage brief runs to completion without "continue"', () => {
     ]);
     // No card was needed for any of it, and nothing was asked twice.
     expect(ofType(task, 'CheckpointOpened')).toEqual([]);
+    model.assertAllConsumed();
+  });
+
+  it('a review item reached without a model question gets an automatic card; approving it by card resumes exactly once, a second approval is a typed refusal', async () => {
+    const { taskId } = await harness.createTask('Make a 20 second video of the harbour at dawn', 'persistent');
+    const model = new ScriptedModelProvider([
+      {
+        label: 'plan',
+        reply: {
+          toolCalls: [
+            {
+              name: 'checklist.plan',
+              arguments: {
+                items: [
+                  { itemId: 'script', title: 'Script' },
+                  { itemId: 'storyboard', title: 'Storyboard', dependsOn: ['script'], needsConfirmation: true },
+                  { itemId: 'shots', title: 'Shots', dependsOn: ['storyboard'] },
+                ],
+              },
+            },
+          ],
+        },
+      },
+      ...stage('script', 'Script'),
+      // The model ends its turn after the storyboard and asks nothing: the runtime opens the card.
+      ...stage('storyboard', 'Storyboard'),
+      {
+        label: 'shots after the approval: the review is in the context',
+        reply: (request: CompletionRequest): ScriptedReply => {
+          const context = request.messages.map((m) => m.content).join('\n');
+          if (!context.includes('storyboard: Storyboard {review: approved}'))
+            throw new Error('the approved review is not in the context');
+          return { toolCalls: [{ name: 'stage.write', arguments: { title: 'Shots', text: 'Shots of the harbour.' } }] };
+        },
+      },
+      ...stage('shots', 'Shots').slice(1),
+    ]);
+    const { worker } = harness.worker('worker-a', model);
+
+    await worker.wake({ taskId, reason: 'message' });
+
+    let task = await harness.read(streams.task(taskId));
+    const cards = ofType<{ checkpointId: string; kind: string; itemId?: string }>(task, 'CheckpointOpened');
+    expect(cards.map(({ kind, itemId }) => ({ kind, itemId }))).toEqual([{ kind: 'review', itemId: 'storyboard' }]);
+    expect(ofType<{ decision: string; reason: string }>(task, 'ContinuationDecided').at(-1)).toMatchObject({
+      decision: 'await_person',
+      reason: 'review_needed',
+    });
+    // Nothing after the review ran before the person decided.
+    expect(ofType<{ itemId: string }>(task, 'ChecklistItemChanged').map((c) => c.itemId)).toEqual([
+      'script',
+      'storyboard',
+    ]);
+
+    const deps = harness.commandDeps();
+    const approval = {
+      taskId,
+      checkpointId: cards[0].checkpointId,
+      decision: 'approve' as const,
+      resolvedBy: 'user_1',
+    };
+    await resolveCheckpoint(deps, approval);
+    await expect(resolveCheckpoint(deps, approval)).rejects.toMatchObject({ code: 'CHECKPOINT_ALREADY_RESOLVED' });
+    // Two wakes (a redelivered one too) open one turn.
+    await worker.wake({ taskId, reason: 'approval' });
+    await worker.wake({ taskId, reason: 'approval' });
+
+    task = await harness.read(streams.task(taskId));
+    const opened = ofType<{ reason: string }>(task, 'TurnOpened').map((t) => t.reason);
+    expect(opened).toEqual(['message', 'continuation', 'approval']);
+    expect(ofType<{ decision: string; reason: string }>(task, 'ContinuationDecided').at(-1)).toMatchObject({
+      decision: 'finish',
+      reason: 'checklist_complete',
+    });
+    // The scenario's counters: the person typed no "continue" (one message: the brief), was asked
+    // once (the review the plan flagged), and nothing was made twice.
+    const continuePrompts = ofType(task, 'MessageDeliveredToInbox').length - 1;
+    const unnecessaryConfirmations = ofType<{ kind: string }>(task, 'CheckpointOpened').filter(
+      (c) => c.kind !== 'review',
+    ).length;
+    const written = ofType<{ itemId: string; status: string }>(task, 'ChecklistItemChanged').filter(
+      (c) => c.status === 'done',
+    );
+    const duplicates = written.length - new Set(written.map((c) => c.itemId)).size;
+    expect({ continuePrompts, unnecessaryConfirmations, duplicates }).toEqual({
+      continuePrompts: 0,
+      unnecessaryConfirmations: 0,
+      duplicates: 0,
+    });
     model.assertAllConsumed();
   });
 

@@ -74,6 +74,11 @@ export const ChecklistPlanned = z.strictObject({
         itemId: checklistItemId,
         title: z.string().min(1).max(500),
         dependsOn: z.array(checklistItemId).max(50),
+        /**
+         * The person reviews this stage before anything after it runs (a direction, a storyboard,
+         * a final shot): once it is done, the runtime opens a review card unless one is open.
+         */
+        needsConfirmation: z.boolean().optional(),
       }),
     )
     .min(1)
@@ -88,6 +93,8 @@ export const ChecklistPlanned = z.strictObject({
 export const checklistEvidence = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('artifact_version'), artifactId: uuid, version: z.number().int().min(1) }),
   z.strictObject({ kind: z.literal('job'), jobId: uuid }),
+  /** The person approved (or chose an option of) a review card about the item. */
+  z.strictObject({ kind: z.literal('review'), checkpointId }),
 ]);
 
 export const ChecklistItemChanged = z.strictObject({
@@ -150,6 +157,10 @@ export const ContinuationDecided = z.strictObject({
     'blocked',
     'no_progress',
     'turn_limit',
+    /** A stage the person reviews is done: a review card is open for it. */
+    'review_needed',
+    /** The task was paused or stopped meanwhile. */
+    'not_running',
   ]),
   /** What the turn achieved that counts as progress (rewording a plan is not). */
   progress: z.array(z.enum(['artifact_version', 'item_done', 'job_submitted', 'person_input'])).max(4),
@@ -161,6 +172,8 @@ export const ContinuationDecided = z.strictObject({
   itemsDone: z.number().int().min(0).max(100),
 });
 
+export const checkpointOptionId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/);
+
 export const CheckpointOpened = z
   .strictObject({
     checkpointId,
@@ -169,18 +182,39 @@ export const CheckpointOpened = z
     /** The exact tool call an approval would authorize. */
     callId: callId.optional(),
     question: z.string().min(1).max(4000),
+    /** The checklist item a review is about. */
+    itemId: checklistItemId.optional(),
+    /** What the person may choose between (a review or a question). */
+    options: z
+      .array(z.strictObject({ optionId: checkpointOptionId, label: z.string().min(1).max(500) }))
+      .min(2)
+      .max(10)
+      .optional(),
   })
-  .refine((d) => d.kind !== 'approval' || d.callId !== undefined, 'an approval checkpoint names the call id');
+  .refine((d) => d.kind !== 'approval' || d.callId !== undefined, 'an approval checkpoint names the call id')
+  .refine((d) => d.kind !== 'approval' || (d.options === undefined && d.itemId === undefined), {
+    message: 'an approval is about its call, with no item or options',
+  })
+  .refine((d) => d.options === undefined || new Set(d.options.map((o) => o.optionId)).size === d.options.length, {
+    message: 'option ids are unique',
+  });
 
 export const CheckpointResolved = z
   .strictObject({
+    /**
+     * approve / reject (an approval or a review), answer (a question), adjust (a review: redo the
+     * item with `answer` as the person's note), choose (one of the card's `options`).
+     */
     checkpointId,
-    decision: z.enum(['approve', 'reject', 'answer']),
+    decision: z.enum(['approve', 'reject', 'answer', 'adjust', 'choose']),
     callId: callId.optional(),
     answer: z.string().min(1).max(MAX_MESSAGE_TEXT).optional(),
+    choice: checkpointOptionId.optional(),
     resolvedBy: userId,
   })
-  .refine((d) => d.decision !== 'answer' || d.answer !== undefined, 'an answer carries its text');
+  .refine((d) => d.decision !== 'answer' || d.answer !== undefined, 'an answer carries its text')
+  .refine((d) => d.decision !== 'adjust' || d.answer !== undefined, 'an adjustment carries its note')
+  .refine((d) => (d.decision === 'choose') === (d.choice !== undefined), 'a choice names one option, only with choose');
 
 export const AutonomyChanged = z.strictObject({
   level: z.enum(['manual', 'assisted', 'autonomous']),

@@ -166,11 +166,29 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
   },
   CheckpointOpened: {
     valid: { checkpointId: CP, turnId: TURN, kind: 'approval', callId: CALL, question: 'Delete the note?' },
-    invalid: [{ checkpointId: CP, turnId: TURN, kind: 'approval', question: 'Delete the note?' }],
+    invalid: [
+      { checkpointId: CP, turnId: TURN, kind: 'approval', question: 'Delete the note?' },
+      {
+        checkpointId: CP,
+        turnId: TURN,
+        kind: 'review',
+        itemId: 'storyboard',
+        question: 'Which one?',
+        options: [
+          { optionId: 'a', label: 'A' },
+          { optionId: 'a', label: 'B' },
+        ],
+      },
+    ],
   },
   CheckpointResolved: {
     valid: { checkpointId: CP, decision: 'approve', callId: CALL, resolvedBy: 'u1' },
-    invalid: [{ checkpointId: CP, decision: 'answer', resolvedBy: 'u1' }],
+    invalid: [
+      { checkpointId: CP, decision: 'answer', resolvedBy: 'u1' },
+      { checkpointId: CP, decision: 'adjust', resolvedBy: 'u1' },
+      { checkpointId: CP, decision: 'choose', resolvedBy: 'u1' },
+      { checkpointId: CP, decision: 'approve', choice: 'a', resolvedBy: 'u1' },
+    ],
   },
   AutonomyChanged: { valid: { level: 'assisted', by: 'u1' }, invalid: [{ level: 'reckless', by: 'u1' }] },
   PlanBudgetApproved: {

@@ -18,13 +18,33 @@ export function updateBrief(command: UpdateBrief, state: TaskState): TaskEvent[]
   return [{ type: 'BriefUpdated', data: { version, brief: command.brief, by: command.by } }];
 }
 
+type Planned = PlanChecklist['items'][number];
+
+const samePlan = (current: readonly Planned[], next: readonly Planned[]): boolean =>
+  current.length === next.length &&
+  current.every(
+    (item, i) =>
+      item.itemId === next[i].itemId &&
+      item.title === next[i].title &&
+      (item.needsConfirmation === true) === (next[i].needsConfirmation === true) &&
+      item.dependsOn.length === next[i].dependsOn.length &&
+      item.dependsOn.every((d, j) => d === next[i].dependsOn[j]),
+  );
+
+/** Re-planning the same plan again (a retry, a double click) is a no-op; rewording is not progress either way. */
 export function planChecklist(command: PlanChecklist, state: TaskState): TaskEvent[] {
-  notFinal(state);
+  const task = notFinal(state);
   const ids = new Set(command.items.map((i) => i.itemId));
   if (ids.size !== command.items.length) invalid('Checklist item ids are unique');
   const unknown = command.items.flatMap((i) => i.dependsOn).find((d) => !ids.has(d));
   if (unknown !== undefined) invalid(`A checklist item depends on unknown item ${unknown}`);
-  const items = command.items.map(({ itemId, title, dependsOn }) => ({ itemId, title, dependsOn: [...dependsOn] }));
+  if (samePlan(task.checklist, command.items)) return [];
+  const items = command.items.map(({ itemId, title, dependsOn, needsConfirmation }) => ({
+    itemId,
+    title,
+    dependsOn: [...dependsOn],
+    ...(needsConfirmation === true ? { needsConfirmation: true } : {}),
+  }));
   return [{ type: 'ChecklistPlanned', data: { items } }];
 }
 

@@ -104,7 +104,7 @@ describe('task: an approval authorizes exactly the named call id', () => {
     expect(isRejected(state, call)).toBe(true);
   });
 
-  it('resolving again the same way writes nothing; another way is refused', () => {
+  it('a checkpoint resolves once: a second approval, even the same, is a typed refusal, and so is another way', () => {
     const history = [...asked, approvedEvent()];
     given(history)
       .when({
@@ -114,7 +114,7 @@ describe('task: an approval authorizes exactly the named call id', () => {
         callId: call,
         resolvedBy: 'u1',
       })
-      .then([]);
+      .thenThrows('CHECKPOINT_ALREADY_RESOLVED');
     given(history)
       .when({
         type: 'ResolveCheckpoint',

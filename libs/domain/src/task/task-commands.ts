@@ -61,6 +61,9 @@ export type OpenCheckpoint = {
   kind: CheckpointKind;
   callId?: string;
   question: string;
+  /** A review's checklist item; it must be in the plan. */
+  itemId?: string;
+  options?: readonly { optionId: string; label: string }[];
 };
 export type ResolveCheckpoint = {
   type: 'ResolveCheckpoint';
@@ -69,6 +72,8 @@ export type ResolveCheckpoint = {
   /** Required for approval checkpoints and must equal the checkpoint's call id. */
   callId?: string;
   answer?: string;
+  /** With `choose`: one of the card's option ids. */
+  choice?: string;
   resolvedBy: string;
 };
 export type PauseTask = { type: 'PauseTask'; by: Actor; reason?: string };
@@ -106,7 +111,7 @@ export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor };
 /** Item ids are unique and every `dependsOn` names an item of the same plan. */
 export type PlanChecklist = {
   type: 'PlanChecklist';
-  items: readonly { itemId: string; title: string; dependsOn: readonly string[] }[];
+  items: readonly { itemId: string; title: string; dependsOn: readonly string[]; needsConfirmation?: boolean }[];
 };
 export type ChangeChecklistItem = {
   type: 'ChangeChecklistItem';

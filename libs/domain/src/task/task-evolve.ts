@@ -4,6 +4,8 @@ import {
   claimKey,
   type ActiveTask,
   type ArchivedTask,
+  type Checkpoint,
+  type CheckpointDecision,
   type ExistingTask,
   type FinalTask,
   type InboxItem,
@@ -111,11 +113,18 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       const before = new Map(task.checklist.map((i) => [i.itemId, i]));
       return {
         ...task,
-        checklist: event.data.items.map((i) => {
-          const kept = before.get(i.itemId);
+        checklist: event.data.items.map(({ itemId, title, dependsOn, needsConfirmation }) => {
+          const kept = before.get(itemId);
+          const planned = { itemId, title, dependsOn, needsConfirmation: needsConfirmation === true };
           return kept
-            ? { ...i, status: kept.status, note: kept.note, evidence: kept.evidence }
-            : { ...i, status: 'pending' as const, note: null, evidence: null };
+            ? {
+                ...planned,
+                status: kept.status,
+                note: kept.note,
+                evidence: kept.evidence,
+                reviewCheckpointId: kept.reviewCheckpointId,
+              }
+            : { ...planned, status: 'pending' as const, note: null, evidence: null, reviewCheckpointId: null };
         }),
       };
     }
@@ -190,21 +199,32 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       return { ...task, activeTurnId: event.data.turnId, continuation };
     }
     case 'ContinuationDecided':
-      return { ...task, continuation: { ...event.data, pending: event.data.decision === 'continue' } };
+      return {
+        ...task,
+        continuation: { ...event.data, pending: event.data.decision === 'continue', pendingBy: 'runtime' },
+      };
     case 'TurnClosed': {
       const lastClosedTurn = { ...event.data };
       if (isFinalTask(task) || task.activeTurnId !== event.data.turnId) return { ...task, lastClosedTurn };
       return { ...task, lastClosedTurn, activeTurnId: null };
     }
     case 'CheckpointOpened': {
-      const { checkpointId, turnId, kind, callId, question } = event.data;
-      return {
-        ...task,
-        checkpoints: {
-          ...task.checkpoints,
-          [checkpointId]: { checkpointId, turnId, kind, callId: callId ?? null, question, resolution: null },
-        },
+      const { checkpointId, turnId, kind, callId, question, itemId, options } = event.data;
+      const checkpoint = {
+        checkpointId,
+        turnId,
+        kind,
+        callId: callId ?? null,
+        question,
+        itemId: itemId ?? null,
+        options: options ?? [],
+        resolution: null,
       };
+      const checklist =
+        itemId === undefined
+          ? task.checklist
+          : task.checklist.map((i) => (i.itemId === itemId ? { ...i, reviewCheckpointId: checkpointId } : i));
+      return { ...task, checklist, checkpoints: { ...task.checkpoints, [checkpointId]: checkpoint } };
     }
     case 'CheckpointResolved':
       return resolved(task, event.data, event.recordedBy?.kind === 'agent');
@@ -274,10 +294,16 @@ function resolved(
   // A model's claim of approval is never authorization (DESIGN.md §5): a resolution the agent
   // recorded itself resolves nothing, and the checkpoint stays open for the person.
   if (!checkpoint || recordedByAgent) return task;
-  const resolution = { decision: data.decision, answer: data.answer ?? null, resolvedBy: data.resolvedBy };
+  const resolution = {
+    decision: data.decision,
+    answer: data.answer ?? null,
+    choice: data.choice ?? null,
+    resolvedBy: data.resolvedBy,
+  };
   const checkpoints = { ...task.checkpoints, [data.checkpointId]: { ...checkpoint, resolution } };
   const callId = checkpoint.kind === 'approval' ? checkpoint.callId : null;
-  if (callId === null || data.decision === 'answer') return { ...task, checkpoints };
+  if (callId === null) return { ...task, checkpoints, continuation: resumedByPerson(task, checkpoint, data.decision) };
+  if (data.decision !== 'approve' && data.decision !== 'reject') return { ...task, checkpoints };
   const approval = {
     callId,
     checkpointId: data.checkpointId,
@@ -285,6 +311,21 @@ function resolved(
     resolvedBy: data.resolvedBy,
   };
   return { ...task, checkpoints, approvals: { ...task.approvals, [callId]: approval } };
+}
+
+/**
+ * A card opened when its turn closed (a review the runtime opened with the continuation decision,
+ * a question the agent asked before ending its turn) has no turn waiting on it: the person's
+ * answer owes the task a new turn. A rejection owes none: the person says what comes next.
+ */
+function resumedByPerson(
+  task: ExistingTask,
+  checkpoint: Checkpoint,
+  decision: CheckpointDecision,
+): ExistingTask['continuation'] {
+  if (decision === 'reject' || task.activeTurnId === checkpoint.turnId || task.continuation === null)
+    return task.continuation;
+  return { ...task.continuation, pending: true, pendingBy: 'person' };
 }
 
 function stoppedTask(task: OpenTask, by: Extract<TaskEvent, { type: 'TaskStopped' }>['data']['by']): ExistingTask {

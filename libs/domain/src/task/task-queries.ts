@@ -1,6 +1,8 @@
 import {
   claimKey,
   type ChangeNotice,
+  type ChecklistItem,
+  type TaskBase,
   type FinalTask,
   type InboxClaim,
   type InboxItem,
@@ -73,4 +75,40 @@ export function openNotices(state: TaskState): ChangeNotice[] {
 export function noticesConsumedAt(state: TaskState, turnId: string, step: number): ChangeNotice[] {
   if (state.status === 'none') return [];
   return Object.values(state.notices).filter((n) => n.consumedBy?.turnId === turnId && n.consumedBy.step === step);
+}
+
+/** Where the person's review of a checklist item stands (only items planned with `needsConfirmation` have one). */
+export type ItemReview =
+  | { state: 'not_needed' }
+  | { state: 'needed' }
+  | { state: 'open'; checkpointId: string }
+  | { state: 'approved'; checkpointId: string; choice: string | null }
+  | { state: 'adjust' | 'rejected'; checkpointId: string; note: string | null };
+
+export function itemReview(task: Pick<TaskBase, 'checkpoints'>, item: ChecklistItem): ItemReview {
+  const checkpoint = item.reviewCheckpointId === null ? undefined : task.checkpoints[item.reviewCheckpointId];
+  if (checkpoint === undefined) return item.needsConfirmation ? { state: 'needed' } : { state: 'not_needed' };
+  const { checkpointId, resolution } = checkpoint;
+  if (resolution === null) return { state: 'open', checkpointId };
+  switch (resolution.decision) {
+    case 'approve':
+    case 'choose':
+      return { state: 'approved', checkpointId, choice: resolution.choice };
+    case 'adjust':
+    case 'answer':
+      return { state: 'adjust', checkpointId, note: resolution.answer };
+    case 'reject':
+      return { state: 'rejected', checkpointId, note: resolution.answer };
+  }
+}
+
+/**
+ * Settled: skipped, or done, and for an item the person reviews, done with its latest review
+ * approved. What depends on a reviewed stage waits for the review, and a plan is complete only
+ * when every review is in.
+ */
+export function itemSettled(task: Pick<TaskBase, 'checkpoints'>, item: ChecklistItem): boolean {
+  if (item.status === 'skipped') return true;
+  if (item.status !== 'done') return false;
+  return !item.needsConfirmation || itemReview(task, item).state === 'approved';
 }

@@ -9,7 +9,12 @@ export type ContinuationReason = EventDataMap['ContinuationDecided']['reason'];
 export type ProgressKind = EventDataMap['ContinuationDecided']['progress'][number];
 
 /** The last continuation decision; `pending` until the turn it decided to start is opened. */
-export type Continuation = EventDataMap['ContinuationDecided'] & { pending: boolean };
+/**
+ * `pending`: a turn is owed. `pendingBy` says who owes it: the runtime's own decision to go on
+ * (opened as a `continuation` turn) or the person's resolution of a card after its turn closed
+ * (opened as an `approval` turn, which starts a new run of automatic turns).
+ */
+export type Continuation = EventDataMap['ContinuationDecided'] & { pending: boolean; pendingBy: 'runtime' | 'person' };
 
 /**
  * An inbox item is `delivered` until a step claims it. A claim stands for good once its step
@@ -54,7 +59,10 @@ export interface Checkpoint {
   kind: CheckpointKind;
   callId: string | null;
   question: string;
-  resolution: { decision: CheckpointDecision; answer: string | null; resolvedBy: string } | null;
+  /** The checklist item a review is about. */
+  itemId: string | null;
+  options: readonly { optionId: string; label: string }[];
+  resolution: { decision: CheckpointDecision; answer: string | null; choice: string | null; resolvedBy: string } | null;
 }
 
 /**
@@ -75,6 +83,10 @@ export interface ChecklistItem {
   status: ChecklistItemStatus;
   note: string | null;
   evidence: ChecklistEvidence | null;
+  /** The person reviews this stage before anything after it runs. */
+  needsConfirmation: boolean;
+  /** The latest review card about this item, if any (its state is in `checkpoints`). */
+  reviewCheckpointId: string | null;
 }
 
 /** What every existing task carries, whatever its status. */

@@ -77,7 +77,14 @@ export async function resolveApprovalCheckpoint(
     const turnId = result.state.status === 'none' ? undefined : result.state.checkpoints[c.checkpointId]?.turnId;
     return { changed: result.changed, writes: result.writes, turnId };
   } catch (error) {
-    if (alreadyResolved(error)) return { changed: false, writes: [], turnId: undefined };
+    if (alreadyResolved(error)) {
+      // The quote's approval is idempotent; the card was decided before. The token still names
+      // where that outcome sits on the task stream.
+      const stream = await AggregateStream.read(store, streams.task(c.taskId), taskDecider, taskEventTypes);
+      const writes =
+        stream.revision === 'no_stream' ? [] : [{ streamId: streams.task(c.taskId), revision: stream.revision }];
+      return { changed: false, writes, turnId: undefined };
+    }
     throw error;
   }
 }

@@ -142,6 +142,9 @@ export class ActiveWorkIndex {
           return;
         case 'CheckpointResolved':
           task.resolvedCheckpoints.add(taskEvent.data.checkpointId);
+          // A card answered after its turn closed owes the task a turn (task-evolve.ts), like a
+          // decided continuation; a rejection owes none.
+          if (task.activeTurnId === null && taskEvent.data.decision !== 'reject') task.continuationSinceMs = at;
           return;
         case 'TaskPaused':
           task.status = 'paused';

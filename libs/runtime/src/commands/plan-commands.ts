@@ -64,7 +64,9 @@ export function updateBrief(
 /** Plans (or re-plans) the checklist; items of the same id keep their status and evidence. */
 export function planChecklist(
   deps: Pick<CommandDeps, 'store' | 'ids'>,
-  request: PlanTarget & { items: ReadonlyArray<{ itemId: string; title: string; dependsOn: readonly string[] }> },
+  request: PlanTarget & {
+    items: ReadonlyArray<{ itemId: string; title: string; dependsOn: readonly string[]; needsConfirmation?: boolean }>;
+  },
 ): Promise<TaskCommandResult> {
   return decide(deps, request, { type: 'PlanChecklist', items: request.items });
 }
@@ -83,7 +85,13 @@ export async function changeChecklistItem(
         code: 'EVIDENCE_REQUIRED',
         message: `Item ${request.itemId} is done only with evidence: an artefact version or a completed job of this task`,
       });
-    const refusal = await verifyEvidence(deps.store, request.evidence, request.taskId, request.workspaceId);
+    const refusal = await verifyEvidence(
+      deps.store,
+      request.evidence,
+      request.taskId,
+      request.workspaceId,
+      request.itemId,
+    );
     if (refusal !== null) throw new EvidenceRefusedError(refusal);
   }
   return decide(deps, request, {

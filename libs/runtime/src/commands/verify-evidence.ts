@@ -7,16 +7,19 @@ export type EvidenceRefusal = { code: 'EVIDENCE_NOT_FOUND' | 'EVIDENCE_NOT_OF_TA
 
 /**
  * Evidence is what the streams hold, not what a model says: an artefact version that exists, of
- * an artefact this task created or uses (and not deleted), or a generation job of this task that
- * completed. Pure over the events read (see `verifyEvidence` for the reads).
+ * an artefact this task created or uses (and not deleted), a generation job of this task that
+ * completed, or a review card about this very item that the person approved. Pure over the
+ * events read (see `verifyEvidence` for the reads); `itemId` is the item being marked done.
  */
 export function judgeEvidence(
   evidence: ChecklistEvidence,
   taskId: string,
   workspaceId: string,
   events: readonly EventEnvelope[],
+  itemId?: string,
 ): EvidenceRefusal | null {
   const own = events.filter((e) => e.metadata.workspaceId === workspaceId);
+  if (evidence.kind === 'review') return judgeReview(evidence.checkpointId, itemId, own);
   if (evidence.kind === 'job') {
     const requested = own.find((e) => e.type === 'GenerationRequested');
     if (requested === undefined || !own.some((e) => e.type === 'GenerationCompleted'))
@@ -53,13 +56,45 @@ export function judgeEvidence(
   return null;
 }
 
+/** Only the person's resolution counts: one the agent recorded is no approval (task-evolve.ts). */
+function judgeReview(
+  checkpointId: string,
+  itemId: string | undefined,
+  taskEvents: readonly EventEnvelope[],
+): EvidenceRefusal | null {
+  const opened = taskEvents.find(
+    (e) => e.type === 'CheckpointOpened' && (e.data as { checkpointId: string }).checkpointId === checkpointId,
+  );
+  const data = opened?.data as { kind?: string; itemId?: string } | undefined;
+  if (data?.kind !== 'review' || data.itemId === undefined || data.itemId !== itemId)
+    return { code: 'EVIDENCE_NOT_FOUND', message: `No review card ${checkpointId} about item ${itemId ?? '(none)'}` };
+  const approved = taskEvents.some((e) => {
+    if (e.type !== 'CheckpointResolved' || e.metadata.actor?.kind !== 'user') return false;
+    const resolution = e.data as { checkpointId: string; decision: string };
+    return resolution.checkpointId === checkpointId && ['approve', 'choose'].includes(resolution.decision);
+  });
+  if (!approved) return { code: 'EVIDENCE_NOT_FOUND', message: `Review card ${checkpointId} was not approved` };
+  return null;
+}
+
+const streamOf = (evidence: ChecklistEvidence, taskId: string): string => {
+  switch (evidence.kind) {
+    case 'job':
+      return streams.generation(evidence.jobId);
+    case 'artifact_version':
+      return streams.artifact(evidence.artifactId);
+    case 'review':
+      return streams.task(taskId);
+  }
+};
+
 /** Reads the one stream the evidence names and judges it. */
 export async function verifyEvidence(
   store: Pick<EventStore, 'readStream'>,
   evidence: ChecklistEvidence,
   taskId: string,
   workspaceId: string,
+  itemId?: string,
 ): Promise<EvidenceRefusal | null> {
-  const streamId = evidence.kind === 'job' ? streams.generation(evidence.jobId) : streams.artifact(evidence.artifactId);
-  return judgeEvidence(evidence, taskId, workspaceId, await store.readStream(streamId));
+  return judgeEvidence(evidence, taskId, workspaceId, await store.readStream(streamOf(evidence, taskId)), itemId);
 }

@@ -1,5 +1,7 @@
 import {
+  itemReview,
   noticesConsumedAt,
+  type ChecklistItem,
   type ChangeNotice,
   type ExistingTask,
   type ExistingTurn,
@@ -77,11 +79,35 @@ function describeTask(task: ExistingTask, omittedSteps: number): string {
   if (task.brief !== null) lines.push(`Brief (version ${task.brief.version}):\n${task.brief.text}`);
   if (task.checklist.length > 0) {
     lines.push('Checklist:');
-    for (const item of task.checklist) lines.push(`- [${item.status}] ${item.itemId}: ${item.title}`);
+    for (const item of task.checklist)
+      lines.push(`- [${item.status}] ${item.itemId}: ${item.title}${reviewOf(task, item)}`);
   }
   if (omittedSteps > 0) lines.push(`(${omittedSteps} earlier step(s) of this turn are not shown.)`);
   return lines.join('\n');
 }
+
+/**
+ * ` {review: …}` after an item the person reviews: needed, open (a card waits), approved, chose
+ * <option>, adjust: <the person's note>, rejected: <note>. Parsed by the offline model too
+ * (libs/llm/src/offline/README.md).
+ */
+function reviewOf(task: ExistingTask, item: ChecklistItem): string {
+  const review = itemReview(task, item);
+  switch (review.state) {
+    case 'not_needed':
+      return '';
+    case 'needed':
+    case 'open':
+      return ` {review: ${review.state}}`;
+    case 'approved':
+      return review.choice === null ? ' {review: approved}' : ` {review: chose ${review.choice}}`;
+    case 'adjust':
+    case 'rejected':
+      return ` {review: ${review.state}: ${oneLine(review.note ?? '')}}`;
+  }
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /**
  * "Workspace changes since you last looked": one line per artefact with its version span, the

@@ -7,3 +7,7 @@ import { deterministicUuid } from '@lomo/contracts';
 export const checkpointIdFor = (callId: string) => deterministicUuid('lomo.runtime.checkpoint', callId);
 export const checkpointOpenedEventIdFor = (callId: string) =>
   deterministicUuid('lomo.runtime.checkpoint-opened', callId);
+
+/** The review card the runtime opens for a checklist item when it closes the turn that did it. */
+export const reviewCheckpointIdFor = (turnId: string, itemId: string) =>
+  deterministicUuid('lomo.runtime.review', `${turnId}:${itemId}`);

@@ -1,6 +1,15 @@
-import { isRunnable, taskDecider, unclaimedItems, type EndedTurn, type TaskCommand } from '@lomo/domain';
+import {
+  isRunnable,
+  taskDecider,
+  unclaimedItems,
+  type EndedTurn,
+  type ExistingTask,
+  type OpenCheckpoint,
+  type TaskCommand,
+} from '@lomo/domain';
 import { decideAll } from '@lomo/command-handling';
-import { planContinuation } from './plan-continuation';
+import { reviewCheckpointIdFor } from './derived-ids';
+import { itemAwaitingReview, planContinuation } from './plan-continuation';
 import type { PlanView } from './plan-view';
 import type { RuntimeOutput } from './runtime-output';
 
@@ -23,6 +32,23 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
   const commands: TaskCommand[] = [
     { type: 'ReleaseClaims', turnId: turn.turnId, step: turn.steps.length + 1, reason: releaseReason[outcome] },
   ];
+  const continues =
+    turn.status === 'completed' && task.kind === 'persistent' && isRunnable(task) && task.activeTurnId === turn.turnId;
+  // Decided with the close, in its append: whether the runtime goes on by itself (the worker
+  // opens the next turn when it says continue), and a review card for a stage the person
+  // reviews when the model did not ask (article §8's fallback), opened before the turn closes.
+  const continuation = continues
+    ? planContinuation({
+        task,
+        turn,
+        progressOf: (tool) => view.traits(tool)?.progress,
+        limits: view.continuation,
+      })
+    : undefined;
+  if (continuation?.reason === 'review_needed') {
+    const review = reviewCard(task, turn.turnId);
+    if (review !== undefined) commands.push(review);
+  }
   if (task.activeTurnId === turn.turnId) commands.push({ type: 'CloseTurn', turnId: turn.turnId, outcome });
   const cancel = turn.status === 'cancelled' ? turn.cancelledBy : null;
   if (cancel?.reason === 'task_stopped' && (isRunnable(task) || task.status === 'paused'))
@@ -35,23 +61,21 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
     unclaimedItems(task).length === 0
   )
     commands.push({ type: 'CompleteTask', ...(turn.summary !== null ? { summary: turn.summary } : {}) });
-  else if (
-    turn.status === 'completed' &&
-    task.kind === 'persistent' &&
-    isRunnable(task) &&
-    task.activeTurnId === turn.turnId
-  )
-    // Decided with the close, in its append: whether the runtime goes on by itself (the worker
-    // opens the next turn when it says continue).
-    commands.push(
-      planContinuation({
-        task,
-        turn,
-        progressOf: (tool) => view.traits(tool)?.progress,
-        limits: view.continuation,
-      }),
-    );
+  else if (continuation !== undefined) commands.push(continuation);
   const events = decideAll(taskDecider, task, commands);
   if (events.length === 0) return { kind: 'finish', reason: outcome };
   return { kind: 'append', stream: 'task', intent: 'close', events, expected: view.taskRevision };
+}
+
+function reviewCard(task: ExistingTask, turnId: string): OpenCheckpoint | undefined {
+  const item = itemAwaitingReview(task);
+  if (item === undefined) return undefined;
+  return {
+    type: 'OpenCheckpoint',
+    checkpointId: reviewCheckpointIdFor(turnId, item.itemId),
+    turnId,
+    kind: 'review',
+    itemId: item.itemId,
+    question: `Please review "${item.title}" before the next stage: approve it, or adjust it with a note.`,
+  };
 }

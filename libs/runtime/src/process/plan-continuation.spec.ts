@@ -22,9 +22,26 @@ const progressByTool: Record<string, ToolProgress> = {
 };
 const progressOf = (tool: string): ToolProgress | undefined => progressByTool[tool];
 
-const plan = (items: Array<{ itemId: string; dependsOn?: string[] }>): TaskEvent => ({
+const plan = (items: Array<{ itemId: string; dependsOn?: string[]; needsConfirmation?: boolean }>): TaskEvent => ({
   type: 'ChecklistPlanned',
-  data: { items: items.map((i) => ({ itemId: i.itemId, title: i.itemId, dependsOn: i.dependsOn ?? [] })) },
+  data: {
+    items: items.map((i) => ({
+      itemId: i.itemId,
+      title: i.itemId,
+      dependsOn: i.dependsOn ?? [],
+      ...(i.needsConfirmation ? { needsConfirmation: true } : {}),
+    })),
+  },
+});
+const REVIEW = '00000000-0000-4000-8000-0000000000cd';
+const reviewOpened = (itemId: string): TaskEvent => ({
+  type: 'CheckpointOpened',
+  data: { checkpointId: REVIEW, turnId: TURN, kind: 'review', itemId, question: 'Review it' },
+});
+const reviewResolved = (decision: 'approve' | 'adjust' | 'reject'): TaskEvent => ({
+  type: 'CheckpointResolved',
+  data: { checkpointId: REVIEW, decision, resolvedBy: 'u1', ...(decision === 'adjust' ? { answer: 'warmer' } : {}) },
+  recordedBy: { kind: 'user', userId: 'u1' },
 });
 const item = (itemId: string, status: 'pending' | 'in_progress' | 'done' | 'skipped' | 'blocked'): TaskEvent => ({
   type: 'ChecklistItemChanged',
@@ -98,6 +115,66 @@ describe('the continuation decision after a completed turn', () => {
     ])
       .when(completedWith([talk]))
       .then({ decision: 'await_person', reason: 'checkpoint_open' });
+  });
+
+  it('a stage the person reviews is done and has no card: await the person, review_needed', () => {
+    given([
+      ...created,
+      plan([
+        { itemId: 'board', needsConfirmation: true },
+        { itemId: 'shots', dependsOn: ['board'] },
+      ]),
+      item('board', 'done'),
+    ])
+      .when(completedWith(wroteDocument))
+      .then({ decision: 'await_person', reason: 'review_needed', progress: ['artifact_version', 'item_done'] });
+  });
+
+  it('an adjusted stage done again needs a new review; what depends on it waits', () => {
+    given([
+      ...created,
+      plan([
+        { itemId: 'board', needsConfirmation: true },
+        { itemId: 'shots', dependsOn: ['board'] },
+      ]),
+      item('board', 'done'),
+      reviewOpened('board'),
+      reviewResolved('adjust'),
+      item('board', 'done'),
+    ])
+      .when(completedWith(wroteDocument))
+      .then({ decision: 'await_person', reason: 'review_needed' });
+  });
+
+  it('a stage the person approved lets what depends on it run: continue', () => {
+    given([
+      ...created,
+      plan([
+        { itemId: 'board', needsConfirmation: true },
+        { itemId: 'shots', dependsOn: ['board'] },
+      ]),
+      item('board', 'done'),
+      reviewOpened('board'),
+      reviewResolved('approve'),
+    ])
+      .when(completedWith(wroteDocument))
+      .then({ decision: 'continue', reason: 'pending_items' });
+  });
+
+  it('a stage the person reviews but not yet done is no reason to wait: its work goes on', () => {
+    given([...created, plan([{ itemId: 'board', needsConfirmation: true }])])
+      .when(completedWith(wroteDocument))
+      .then({ decision: 'continue', reason: 'pending_items' });
+  });
+
+  it('a task paused meanwhile is not continued: stop, not_running', () => {
+    given([
+      ...created,
+      plan([{ itemId: 'script' }, { itemId: 'shots' }]),
+      { type: 'TaskPaused', data: { by: { kind: 'user', userId: 'u1' } } },
+    ])
+      .when(completedWith(wroteDocument))
+      .then({ decision: 'stop', reason: 'not_running' });
   });
 
   it('no checklist: the reply was the answer, the person speaks next', () => {
@@ -240,6 +317,66 @@ describe('the continuation decision after a completed turn', () => {
           if (!open) expect(decided.decision).not.toBe('continue');
         },
       ),
+    );
+  });
+
+  it('property: no sequence of events makes it continue a paused, stopped or finished task, or past a review the person has not approved', () => {
+    const itemIds = ['a', 'b', 'c'];
+    const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
+      fc.constantFrom<TaskEvent>(
+        { type: 'TaskPaused', data: { by: { kind: 'user', userId: 'u1' } } },
+        { type: 'TaskResumed', data: { by: { kind: 'user', userId: 'u1' } } },
+        { type: 'TaskStopped', data: { by: { kind: 'user', userId: 'u1' } } },
+        { type: 'TaskCompleted', data: {} },
+        reviewResolved('approve'),
+        reviewResolved('adjust'),
+        reviewResolved('reject'),
+        { ...reviewResolved('approve'), recordedBy: { kind: 'agent' } },
+      ),
+      fc.constantFrom(...itemIds).map(reviewOpened),
+      fc
+        .tuple(
+          fc.constantFrom(...itemIds),
+          fc.constantFrom('pending', 'in_progress', 'done', 'skipped', 'blocked' as const),
+        )
+        .map(([id, status]) => item(id, status)),
+    );
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 12 }), fc.boolean(), (events, progressed) => {
+        const history: TaskEvent[] = [
+          ...created,
+          plan([
+            { itemId: 'a' },
+            { itemId: 'b', dependsOn: ['a'], needsConfirmation: true },
+            { itemId: 'c', dependsOn: ['b'] },
+          ]),
+          ...events,
+        ];
+        const state = fold(taskDecider, history);
+        if (state.status === 'none') return;
+        const decided = planContinuation({
+          task: existingTask(state),
+          turn: completedWith(progressed ? wroteDocument : [talk]),
+          progressOf,
+          limits,
+        });
+        if (decided.decision !== 'continue') return;
+        expect(['active', 'waiting']).toContain(state.status);
+        const b = state.checklist.find((i) => i.itemId === 'b')!;
+        const c = state.checklist.find((i) => i.itemId === 'c')!;
+        const reviewApproved =
+          b.reviewCheckpointId !== null &&
+          ['approve', 'choose'].includes(state.checkpoints[b.reviewCheckpointId]?.resolution?.decision ?? '');
+        // c is the only item after the review: it may run only when b was approved.
+        const onlyCLeft = ['a', 'b'].every((id) => {
+          const i = state.checklist.find((x) => x.itemId === id)!;
+          return i.status === 'done' || i.status === 'skipped';
+        });
+        if (onlyCLeft && b.status === 'done' && c.status !== 'done' && c.status !== 'skipped')
+          expect(reviewApproved).toBe(true);
+        expect(Object.values(state.checkpoints).every((cp) => cp.resolution !== null)).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 });

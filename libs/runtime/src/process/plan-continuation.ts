@@ -1,11 +1,13 @@
-import type {
-  ChecklistItem,
-  CompletedTurn,
-  ContinuationDecision,
-  ContinuationReason,
-  ExistingTask,
-  ProgressKind,
-  RecordContinuation,
+import {
+  itemReview,
+  itemSettled,
+  type ChecklistItem,
+  type CompletedTurn,
+  type ContinuationDecision,
+  type ContinuationReason,
+  type ExistingTask,
+  type ProgressKind,
+  type RecordContinuation,
 } from '@lomo/domain';
 import type { ToolProgress } from '@lomo/tools';
 
@@ -26,7 +28,14 @@ export interface ContinuationInput {
   limits: ContinuationLimits;
 }
 
-const settled = (item: ChecklistItem) => item.status === 'done' || item.status === 'skipped';
+/** A stage the person reviews that is done and has no review card yet: the card to open. */
+export function itemAwaitingReview(task: ExistingTask): ChecklistItem | undefined {
+  return task.checklist.find((item) => {
+    if (item.status !== 'done') return false;
+    const review = itemReview(task, item).state;
+    return review === 'needed' || review === 'adjust' || review === 'rejected';
+  });
+}
 
 /**
  * After every completed turn of a persistent task: go on, or stop and say why. Decided from what
@@ -58,22 +67,27 @@ export function planContinuation(input: ContinuationInput): RecordContinuation {
     itemsDone,
   });
 
+  if (task.status !== 'active' && task.status !== 'waiting') return decide('stop', 'not_running');
   if (Object.values(task.checkpoints).some((c) => c.resolution === null))
     return decide('await_person', 'checkpoint_open');
   if (task.checklist.length === 0) return decide('await_person', 'no_plan');
-  if (task.checklist.every(settled)) return decide('finish', 'checklist_complete');
-  if (!task.checklist.some((item) => ready(item, task.checklist))) return decide('stop', 'blocked');
+  if (itemAwaitingReview(task) !== undefined) return decide('await_person', 'review_needed');
+  if (task.checklist.every((item) => itemSettled(task, item))) return decide('finish', 'checklist_complete');
+  if (!task.checklist.some((item) => ready(task, item))) return decide('stop', 'blocked');
   if (turnsWithoutProgress >= limits.maxTurnsWithoutProgress) return decide('stop', 'no_progress');
   if (autoSoFar >= limits.maxAutoTurns) return decide('stop', 'turn_limit');
   return decide('continue', 'pending_items');
 }
 
-/** Can be worked on now: not settled, not blocked, and everything it depends on settled. */
-function ready(item: ChecklistItem, checklist: readonly ChecklistItem[]): boolean {
-  if (settled(item) || item.status === 'blocked') return false;
+/**
+ * Can be worked on now: not settled, not blocked, not done and waiting for its review, and
+ * everything it depends on settled (a reviewed stage counts once the person approved it).
+ */
+function ready(task: ExistingTask, item: ChecklistItem): boolean {
+  if (item.status === 'done' || item.status === 'skipped' || item.status === 'blocked') return false;
   return item.dependsOn.every((id) => {
-    const dependency = checklist.find((i) => i.itemId === id);
-    return dependency !== undefined && settled(dependency);
+    const dependency = task.checklist.find((i) => i.itemId === id);
+    return dependency !== undefined && itemSettled(task, dependency);
   });
 }
 

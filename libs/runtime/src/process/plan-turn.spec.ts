@@ -1,4 +1,4 @@
-import { checkpointIdFor, checkpointOpenedEventIdFor } from './derived-ids';
+import { checkpointIdFor, checkpointOpenedEventIdFor, reviewCheckpointIdFor } from './derived-ids';
 import { planTurn } from './plan-turn';
 import { ITEM, ITEM2, ME, NOW, TASK, TURN, callOf, created, leased, started, step, viewOf } from './plan-turn.fixtures';
 
@@ -264,6 +264,34 @@ describe('planTurn: the coordinating decider', () => {
             type: 'ContinuationDecided',
             data: { turnId: TURN, decision: 'continue', reason: 'pending_items', progress: ['person_input'] },
           },
+        ],
+      });
+    });
+
+    it('a stage the person reviews done in this turn, and no card asked: the runtime opens the review card before it closes the turn', () => {
+      const turn = [...started, leased(), step(1, [], [ITEM]), { type: 'TurnCompleted' as const, data: { steps: 1 } }];
+      const planned = {
+        type: 'ChecklistPlanned' as const,
+        data: {
+          items: [
+            { itemId: 'board', title: 'Storyboard', dependsOn: [], needsConfirmation: true },
+            { itemId: 'shots', title: 'Shots', dependsOn: ['board'] },
+          ],
+        },
+      };
+      const done = { type: 'ChecklistItemChanged' as const, data: { itemId: 'board', status: 'done' as const } };
+      const output = planTurn(viewOf([...created, claimed, planned, done], turn));
+      expect(output).toMatchObject({
+        kind: 'append',
+        stream: 'task',
+        intent: 'close',
+        events: [
+          {
+            type: 'CheckpointOpened',
+            data: { checkpointId: reviewCheckpointIdFor(TURN, 'board'), turnId: TURN, kind: 'review', itemId: 'board' },
+          },
+          { type: 'TurnClosed', data: { turnId: TURN, outcome: 'completed' } },
+          { type: 'ContinuationDecided', data: { decision: 'await_person', reason: 'review_needed' } },
         ],
       });
     });

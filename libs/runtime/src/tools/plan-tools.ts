@@ -84,6 +84,12 @@ export function createPlanTools(deps: PlanToolDeps): ToolDefinition[] {
               itemId,
               title: z.string().min(1).max(500),
               dependsOn: z.array(itemId).max(50).default([]).describe('Items that must be done (or skipped) first'),
+              needsConfirmation: z
+                .boolean()
+                .optional()
+                .describe(
+                  'The person reviews this stage (a direction, a storyboard, a final shot) before anything after it: once you mark it done, the runtime shows them a review card and waits',
+                ),
             }),
           )
           .min(1)
@@ -101,7 +107,7 @@ export function createPlanTools(deps: PlanToolDeps): ToolDefinition[] {
     defineTool({
       name: 'checklist.update',
       description:
-        'Change one checklist item: in_progress, blocked (say why in the note), skipped, or done. Done needs evidence from this task: the artefact version you wrote ({kind:"artifact_version", artifactId, version}) or a completed job ({kind:"job", jobId}).',
+        'Change one checklist item: in_progress, blocked (say why in the note), skipped, or done. Done needs evidence from this task: the artefact version you wrote ({kind:"artifact_version", artifactId, version}), a completed job ({kind:"job", jobId}) or the person\'s approved review card about this item ({kind:"review", checkpointId}).',
       domain: 'core',
       sideEffect: 'write',
       idempotent: true,

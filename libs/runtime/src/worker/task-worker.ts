@@ -110,12 +110,15 @@ export class TaskWorker {
       let wakeReason = request.reason;
       if (turnId === undefined) {
         if (!isRunnable(existing)) return;
-        // Unread messages first; else the runtime's own decision to go on (plan-continuation.ts).
+        // Unread messages first; else the turn owed: the runtime's own decision to go on
+        // (plan-continuation.ts), or the person's answer to a card whose turn had closed.
         const reason: WakeReason | undefined =
           unclaimedItems(existing).length > 0
             ? request.reason
             : existing.continuation?.pending === true
-              ? 'continuation'
+              ? existing.continuation.pendingBy === 'person'
+                ? 'approval'
+                : 'continuation'
               : undefined;
         if (reason === undefined) return;
         wakeReason = reason;
@@ -155,7 +158,7 @@ export class TaskWorker {
       kind: 'wake',
       workspaceId: task.workspaceId,
       taskId,
-      reason: 'continuation',
+      reason: existing.continuation.pendingBy === 'person' ? 'approval' : 'continuation',
     });
   }
 
