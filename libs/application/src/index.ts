@@ -6,6 +6,17 @@ export * from './projector';
 export { embeddingProviderFrom } from './routing-read/routing-read.providers';
 export { TaskCommandsModule } from './tasks/task-commands.module';
 export { StopTask, PauseTask, ResumeTask, ResolveCheckpoint } from './tasks/task-commands';
+export {
+  EditBrief,
+  EditChecklist,
+  SetChecklistItemStatus,
+  SetAutonomy,
+  ApproveTaskPlanBudget,
+  type PersonOnTask,
+  type PlannedItem,
+  type PlanWriteResult,
+  type PlanBudgetResult,
+} from './tasks/plan-commands';
 export { WithdrawMessage, ReplaceMessage, ArchiveTask, type TaskWriteResult } from './tasks/inbox-commands';
 export {
   MoveMessage,

@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { EventFeeds } from './feed/event-feeds';
 import { StoreTail } from './feed/store-tail';
 import { ArtifactChangedResolver } from './graphql/artifact-changed.resolver';
+import { CheckpointOpenedResolver } from './graphql/checkpoint-opened.resolver';
 import { EventFeedResolver } from './graphql/event-feed.resolver';
 import { GenerationProgressResolver } from './graphql/generation-progress.resolver';
 import { LiveUpdatesResolver } from './graphql/live-updates.resolver';
@@ -19,6 +20,7 @@ export const liveResolvers = [
   EventFeedResolver,
   ArtifactChangedResolver,
   GenerationProgressResolver,
+  CheckpointOpenedResolver,
 ] as const;
 
 /** What ApiModule adds for the live API (graphql-ws on /graphql). */

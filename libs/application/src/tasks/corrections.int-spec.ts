@@ -9,7 +9,9 @@ import { EVENT_BUS, InProcessEventBus, type ConsumerHandle, type ReceivedMessage
 import { waitFor } from '@lomo/bus/testing';
 import { handleCommand } from '@lomo/command-handling';
 import {
+  CLOCK,
   ID_GENERATOR,
+  systemClock,
   streams,
   WAKE_UP_TOPIC,
   type Actor,
@@ -87,8 +89,10 @@ describe('corrections and card answers: SQLite store, in-process bus, the Nest c
         { provide: EVENT_BUS, useValue: bus },
         { provide: LOGGER, useValue: createLogger({ level: 'silent' }) },
         { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
+        // The plan-budget handler of TaskCommandsModule dates the account's approval.
+        { provide: CLOCK, useValue: systemClock },
       ],
-      exports: [EVENT_STORE, EVENT_BUS, LOGGER, ID_GENERATOR],
+      exports: [EVENT_STORE, EVENT_BUS, LOGGER, ID_GENERATOR, CLOCK],
     })
     class TestPlatformModule {}
     @Module({ imports: [TestPlatformModule, TaskCommandsModule, MessagesModule] })

@@ -16,12 +16,20 @@ import { ArchiveTaskHandler, ReplaceMessageHandler, WithdrawMessageHandler } fro
 import { UpdateTaskSummaryHandler, UpgradeTaskHandler } from './correction-command-handlers';
 import { MergeTasksHandler } from './merge-tasks.handler';
 import { MoveMessageHandler } from './move-message.handler';
+import {
+  ApproveTaskPlanBudgetHandler,
+  EditBriefHandler,
+  EditChecklistHandler,
+  SetAutonomyHandler,
+  SetChecklistItemStatusHandler,
+} from './plan-command-handlers';
 
 /**
  * The person's commands on a task as CQRS commands, without the runtime: stop, pause, resume and
  * resolve-checkpoint (the cancel reaches the executor holding the lease over the bus), withdraw
  * or replace an inbox message, archive; the corrections (move a message, merge tasks, upgrade)
- * and the runtime's summary. The API process and the executor both import it.
+ * the runtime's summary, and the person's edits of the plan (brief, checklist, item status,
+ * autonomy, plan budget). The API process and the executor both import it.
  */
 @Module({
   imports: [CqrsModule],
@@ -47,6 +55,11 @@ import { MoveMessageHandler } from './move-message.handler';
     MergeTasksHandler,
     UpgradeTaskHandler,
     UpdateTaskSummaryHandler,
+    EditBriefHandler,
+    EditChecklistHandler,
+    SetChecklistItemStatusHandler,
+    SetAutonomyHandler,
+    ApproveTaskPlanBudgetHandler,
   ],
 })
 export class TaskCommandsModule {}

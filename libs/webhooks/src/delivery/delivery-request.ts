@@ -2,10 +2,17 @@ import type { EventEnvelope } from '@lomo/contracts';
 import type { WebhookRequest } from './http-transport';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhook-signature';
 
-/** What a receiver gets: the stored envelope plus its cursor, to resume a replay from. */
+/**
+ * What a receiver gets: the stored envelope plus its cursor, to resume a replay from, and for an
+ * event of a task stream (`task-<taskId>`, e.g. CheckpointOpened) the task's id, so a receiver
+ * need not parse stream ids.
+ */
 export interface DeliveryBody extends EventEnvelope {
   cursor: string;
+  taskId?: string;
 }
+
+const TASK_STREAM = 'task-';
 
 /**
  * One attempt's request. It is signed at send time, so a retry hours later carries a fresh
@@ -24,6 +31,9 @@ export function deliveryRequest(
     data: event.data,
     metadata: event.metadata,
     cursor: event.metadata.globalPosition,
+    ...(event.metadata.streamId.startsWith(TASK_STREAM)
+      ? { taskId: event.metadata.streamId.slice(TASK_STREAM.length) }
+      : {}),
   };
   const raw = JSON.stringify(body);
   return {

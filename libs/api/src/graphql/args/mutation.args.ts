@@ -1,7 +1,10 @@
-import { ArgsType, Field, ID, registerEnumType } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { z } from 'zod';
 import { languageTag } from '@lomo/contracts';
-import { entityId, messageText, optional, reason } from './input-schemas';
+import { AutonomyLevel, CheckpointDecision, ChecklistItemStatus } from '../types/enums';
+import { clientMessageId, entityId, messageText, optional, reason } from './input-schemas';
+
+export { CheckpointDecision };
 
 @ArgsType()
 export class SendMessageArgs {
@@ -104,14 +107,6 @@ export const answerClarificationSchema = z
 export const moveMessageSchema = z.strictObject({ messageId: entityId, toTaskId: entityId });
 export const mergeTasksSchema = z.strictObject({ sourceId: entityId, targetId: entityId });
 
-/** GraphQL names upper case, values the domain's decisions. */
-export const CheckpointDecision = { APPROVE: 'approve', REJECT: 'reject', ANSWER: 'answer' } as const;
-export type CheckpointDecision = (typeof CheckpointDecision)[keyof typeof CheckpointDecision];
-registerEnumType(CheckpointDecision, {
-  name: 'CheckpointDecision',
-  description: 'APPROVE or REJECT an approval (or review); ANSWER a question with `note` as the answer.',
-});
-
 @ArgsType()
 export class ResolveCheckpointArgs {
   @Field(() => ID)
@@ -123,18 +118,185 @@ export class ResolveCheckpointArgs {
   @Field(() => CheckpointDecision)
   decision!: CheckpointDecision;
 
-  @Field(() => String, { nullable: true, description: 'Why, or (ANSWER) the answer itself.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why; for ANSWER the answer itself, for ADJUST how to redo the stage (required for both).',
+  })
   note?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "CHOOSE only (and required there): the optionId of one of the card's options.",
+  })
+  choice?: string | null;
 }
+
+/** A checklist item id or a card's option id: the contracts' slug. */
+const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, '1-64 of [a-z0-9_-], starting with a letter or digit');
+const note = z.string().trim().min(1).max(2_000);
 
 export const resolveCheckpointSchema = z
   .strictObject({
     taskId: entityId,
     checkpointId: entityId,
-    decision: z.enum(['approve', 'reject', 'answer']),
-    note: optional(z.string().trim().min(1).max(2_000)),
+    decision: z.enum(['approve', 'reject', 'answer', 'adjust', 'choose']),
+    note: optional(note),
+    choice: optional(slug),
   })
   .refine((a) => a.decision !== 'answer' || a.note !== undefined, {
     message: 'an ANSWER carries its text in note',
     path: ['note'],
+  })
+  .refine((a) => a.decision !== 'adjust' || a.note !== undefined, {
+    message: 'an ADJUST says in note how to redo the stage',
+    path: ['note'],
+  })
+  .refine((a) => a.decision !== 'choose' || a.choice !== undefined, {
+    message: "a CHOOSE names one of the card's options in choice",
+    path: ['choice'],
+  })
+  .refine((a) => a.decision === 'choose' || a.choice === undefined, {
+    message: 'choice goes only with CHOOSE',
+    path: ['choice'],
   });
+
+@ArgsType()
+export class EditBriefArgs {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => String, { description: 'The whole brief, as it should read (at most 20000 characters).' })
+  brief!: string;
+}
+
+export const editBriefSchema = z.strictObject({
+  taskId: entityId,
+  brief: z.string().trim().min(1, 'a brief is not blank').max(20_000),
+});
+
+@InputType({ description: 'One item of the checklist as you plan it.' })
+export class ChecklistItemInput {
+  @Field(() => ID, { description: 'Keep an existing id to keep its status and evidence; 1-64 of [a-z0-9_-].' })
+  itemId!: string;
+
+  @Field(() => String)
+  title!: string;
+
+  @Field(() => [ID], { nullable: true, description: 'Ids of items of this plan that come first.' })
+  dependsOn?: string[] | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'You review this stage before anything after it runs (a review card opens once it is done).',
+  })
+  needsConfirmation?: boolean | null;
+}
+
+@ArgsType()
+export class EditChecklistArgs {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => [ChecklistItemInput], { description: 'The whole plan, 1 to 100 items, in order.' })
+  items!: ChecklistItemInput[];
+}
+
+export const editChecklistSchema = z
+  .strictObject({
+    taskId: entityId,
+    items: z
+      .array(
+        z.strictObject({
+          itemId: slug,
+          title: z.string().trim().min(1).max(500),
+          dependsOn: z
+            .array(slug)
+            .max(50)
+            .nullish()
+            .transform((v) => v ?? []),
+          needsConfirmation: optional(z.boolean()),
+        }),
+      )
+      .min(1, 'a plan has at least one item')
+      .max(100),
+  })
+  .superRefine((a, ctx) => {
+    const ids = new Set<string>();
+    a.items.forEach((item, i) => {
+      if (ids.has(item.itemId)) ctx.addIssue({ code: 'custom', message: 'item ids are unique', path: ['items', i] });
+      ids.add(item.itemId);
+    });
+    a.items.forEach((item, i) => {
+      item.dependsOn.forEach((d, j) => {
+        if (!ids.has(d))
+          ctx.addIssue({
+            code: 'custom',
+            message: `depends on ${d}, which is not an item of this plan`,
+            path: ['items', i, 'dependsOn', j],
+          });
+      });
+    });
+  });
+
+@ArgsType()
+export class SetChecklistItemStatusArgs {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => ID)
+  itemId!: string;
+
+  @Field(() => ChecklistItemStatus)
+  status!: ChecklistItemStatus;
+
+  @Field(() => String, { nullable: true, description: 'Why, e.g. what blocks it (at most 2000 characters).' })
+  note?: string | null;
+}
+
+export const setChecklistItemStatusSchema = z.strictObject({
+  taskId: entityId,
+  itemId: slug,
+  status: z.enum(['pending', 'in_progress', 'done', 'blocked', 'skipped']),
+  note: optional(note),
+});
+
+@ArgsType()
+export class SetAutonomyArgs {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => AutonomyLevel)
+  level!: AutonomyLevel;
+}
+
+export const setAutonomySchema = z.strictObject({
+  taskId: entityId,
+  level: z.enum(['manual', 'assisted', 'autonomous']),
+});
+
+@ArgsType()
+export class ApprovePlanBudgetArgs {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => Int, {
+    description: 'The budget in integer minor units of the currency (cents for USD), 1 to 100000000.',
+  })
+  amountMinor!: number;
+
+  @Field(() => String, { description: 'ISO 4217 code, e.g. USD.' })
+  currency!: string;
+
+  @Field(() => String, {
+    description:
+      'Your key for this approval (1-128 of [A-Za-z0-9_.:-]): a retry with the same key approves one budget, never two.',
+  })
+  idempotencyKey!: string;
+}
+
+export const approvePlanBudgetSchema = z.strictObject({
+  taskId: entityId,
+  amountMinor: z.number().int().min(1, 'a budget is at least 1 minor unit').max(100_000_000),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD'),
+  idempotencyKey: clientMessageId,
+});

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, Int } from '@nestjs/graphql';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../api-settings';
-import { TaskListKind, TaskStatus } from '../types/enums';
+import { CheckpointState, TaskListKind, TaskStatus } from '../types/enums';
 import { consistentWith, entityId, optional, pageArgs } from './input-schemas';
 
 const firstDescription = `Page size, 1 to ${MAX_PAGE_SIZE}.`;
@@ -75,3 +75,11 @@ export const eventsArgsSchema = z.strictObject({
   first: pageArgs.first,
   consistentWith,
 });
+
+@ArgsType()
+export class CheckpointsArgs {
+  @Field(() => CheckpointState, { defaultValue: CheckpointState.ALL })
+  state!: CheckpointState;
+}
+
+export const checkpointsArgsSchema = z.strictObject({ state: z.enum(['open', 'resolved', 'all']).default('all') });

@@ -7,11 +7,11 @@ import { ReadAfterWrite } from '../../consistency/read-after-write';
 import { validate } from '../args/input-schemas';
 import { ByIdArgs, ConsistentPageArgs, byIdArgsSchema, consistentPageArgsSchema } from '../args/query.args';
 import { mapMainLineItem } from '../mappers/map-main-line';
-import { mapTask } from '../mappers/map-task';
+import { mapCheckpoint, mapTask } from '../mappers/map-task';
 import { pageOfStore } from '../paging';
 import type { ConnectionShape } from '../types/connection';
 import { MainLineConnection, MainLineItem } from '../types/main-line.types';
-import { Task } from '../types/task.types';
+import { CheckpointCard, Task } from '../types/task.types';
 
 @Resolver(() => MainLineItem)
 export class MainLineResolver {
@@ -53,5 +53,17 @@ export class MainLineResolver {
     if (taskId === null) return null;
     const document = await this.readModels.getTask(caller.workspaceId, taskId);
     return document === undefined ? null : mapTask(document);
+  }
+
+  @ResolveField(() => [CheckpointCard], {
+    description:
+      "The open checkpoint cards of the item's task (the one it was routed to, or the card's), oldest first: what waits for your decision there. Empty for an item without a task.",
+  })
+  async pendingCheckpoints(@CurrentCaller() caller: Caller, @Parent() item: MainLineItem): Promise<CheckpointCard[]> {
+    const taskId = item.routing?.taskId ?? item.card?.taskId ?? null;
+    if (taskId === null) return [];
+    const document = await this.readModels.getTask(caller.workspaceId, taskId);
+    if (document === undefined) return [];
+    return document.checkpoints.filter((c) => c.resolution === null).map((c) => mapCheckpoint(taskId, c));
   }
 }

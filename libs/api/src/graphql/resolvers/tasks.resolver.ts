@@ -1,19 +1,29 @@
 import { Inject } from '@nestjs/common';
 import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { GENERATION_READ_MODEL, type GenerationReadModel } from '@lomo/generation';
 import { API_READ_MODELS, type ApiReadModels } from '../../api-di-tokens';
 import type { Caller } from '@lomo/auth';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { ReadAfterWrite } from '../../consistency/read-after-write';
 import { validate } from '../args/input-schemas';
-import { ByIdArgs, PageArgs, TasksArgs, byIdArgsSchema, pageArgsSchema, tasksArgsSchema } from '../args/query.args';
+import {
+  ByIdArgs,
+  CheckpointsArgs,
+  PageArgs,
+  TasksArgs,
+  byIdArgsSchema,
+  checkpointsArgsSchema,
+  pageArgsSchema,
+  tasksArgsSchema,
+} from '../args/query.args';
 import { mapMainLineItem } from '../mappers/map-main-line';
 import { mapInboxItem, mapTask } from '../mappers/map-task';
 import { mapTurn } from '../mappers/map-turn';
 import { pageOfStore } from '../paging';
 import type { ConnectionShape } from '../types/connection';
 import { MainLineItem } from '../types/main-line.types';
-import { TaskListKind } from '../types/enums';
-import { InboxItem, InboxItemConnection, Task, TaskConnection } from '../types/task.types';
+import { CheckpointState, TaskListKind } from '../types/enums';
+import { CheckpointCard, InboxItem, InboxItemConnection, PlanBudget, Task, TaskConnection } from '../types/task.types';
 import { Turn, TurnConnection } from '../types/turn.types';
 
 const afterOf = (cursor: string | undefined) => (cursor !== undefined ? { after: cursor } : {});
@@ -23,6 +33,7 @@ export class TasksResolver {
   constructor(
     @Inject(API_READ_MODELS) private readonly readModels: ApiReadModels,
     @Inject(ReadAfterWrite) private readonly readAfterWrite: ReadAfterWrite,
+    @Inject(GENERATION_READ_MODEL) private readonly generation: GenerationReadModel,
   ) {}
 
   @Query(() => TaskConnection, { description: "The workspace's tasks, most recent activity first." })
@@ -84,5 +95,33 @@ export class TasksResolver {
     if (task.originMessageId === null) return null;
     const document = await this.readModels.getMessage(caller.workspaceId, task.originMessageId);
     return document === undefined ? null : mapMainLineItem(document);
+  }
+
+  @ResolveField(() => [CheckpointCard], {
+    description:
+      "The task's checkpoint cards, oldest first: OPEN ones wait for your decision, RESOLVED ones carry it (default ALL). `pendingCheckpoints` is the same as OPEN.",
+  })
+  checkpoints(@Parent() task: Task, @Args() args: CheckpointsArgs): CheckpointCard[] {
+    const { state } = validate(checkpointsArgsSchema, args);
+    if (state === CheckpointState.ALL) return task.allCheckpoints;
+    return task.allCheckpoints.filter((c) => (c.resolution === null) === (state === CheckpointState.OPEN));
+  }
+
+  @ResolveField(() => [PlanBudget], {
+    description:
+      "Money for the task's plan, one entry per currency: what you approved (approvePlanBudget) and what its generation jobs spent (charged minus refunded). Empty before either.",
+  })
+  async planBudget(@CurrentCaller() caller: Caller, @Parent() task: Task): Promise<PlanBudget[]> {
+    const budgets = new Map<string, PlanBudget>();
+    for (const b of task.approvedBudgets)
+      budgets.set(b.currency, { currency: b.currency, approvedMinor: b.approvedMinor, spentMinor: 0 });
+    for (const job of await this.generation.jobsOfTask(caller.workspaceId, task.id)) {
+      const spent = (job.chargedMinor ?? 0) - (job.refundedMinor ?? 0);
+      if (spent === 0) continue;
+      const currency = job.quote.currency;
+      const entry = budgets.get(currency) ?? { currency, approvedMinor: 0, spentMinor: 0 };
+      budgets.set(currency, { ...entry, spentMinor: entry.spentMinor + spent });
+    }
+    return [...budgets.values()];
   }
 }

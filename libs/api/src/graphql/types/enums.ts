@@ -72,7 +72,71 @@ export const MessageChannel = { UI: 'ui', API: 'api', CARD: 'card' } as const;
 
 export const MainLineItemKind = { MESSAGE: 'message', CARD: 'card' } as const;
 
+/** A task's autonomy: how far the agent goes before asking the person. */
+export const AutonomyLevel = { MANUAL: 'manual', ASSISTED: 'assisted', AUTONOMOUS: 'autonomous' } as const;
+export type AutonomyLevel = (typeof AutonomyLevel)[keyof typeof AutonomyLevel];
+
+export const ChecklistItemStatus = {
+  PENDING: 'pending',
+  IN_PROGRESS: 'in_progress',
+  DONE: 'done',
+  BLOCKED: 'blocked',
+  SKIPPED: 'skipped',
+} as const;
+export type ChecklistItemStatus = (typeof ChecklistItemStatus)[keyof typeof ChecklistItemStatus];
+
+export const ChecklistEvidenceKind = { ARTIFACT_VERSION: 'artifact_version', JOB: 'job', REVIEW: 'review' } as const;
+
+export const CheckpointKind = { APPROVAL: 'approval', QUESTION: 'question', REVIEW: 'review' } as const;
+
+/** GraphQL names upper case, values the domain's decisions. */
+export const CheckpointDecision = {
+  APPROVE: 'approve',
+  REJECT: 'reject',
+  ANSWER: 'answer',
+  ADJUST: 'adjust',
+  CHOOSE: 'choose',
+} as const;
+export type CheckpointDecision = (typeof CheckpointDecision)[keyof typeof CheckpointDecision];
+
+/** Which of a task's checkpoint cards `Task.checkpoints` lists. */
+export const CheckpointState = { OPEN: 'open', RESOLVED: 'resolved', ALL: 'all' } as const;
+export type CheckpointState = (typeof CheckpointState)[keyof typeof CheckpointState];
+
 registerEnumType(TaskStatus, { name: 'TaskStatus' });
+registerEnumType(AutonomyLevel, {
+  name: 'AutonomyLevel',
+  description: 'How far the agent goes by itself on a task before asking you.',
+  valuesMap: {
+    MANUAL: { description: 'Ask before every paid step: each one waits for your approval.' },
+    ASSISTED: {
+      description: 'Run paid steps within the budget you approved for the plan; ask beyond it. The default.',
+    },
+    AUTONOMOUS: {
+      description: 'Run within the plan by itself: ask only at the stages marked for your confirmation.',
+    },
+  },
+});
+registerEnumType(ChecklistItemStatus, { name: 'ChecklistItemStatus' });
+registerEnumType(ChecklistEvidenceKind, {
+  name: 'ChecklistEvidenceKind',
+  description:
+    'What shows an item done: ARTIFACT_VERSION (a version of an artefact), JOB (a completed generation job), REVIEW (you approved a review card about it).',
+});
+registerEnumType(CheckpointKind, {
+  name: 'CheckpointKind',
+  description:
+    'APPROVAL of one paid or irreversible call; QUESTION the agent asks; REVIEW of a stage of the plan marked for your confirmation.',
+});
+registerEnumType(CheckpointDecision, {
+  name: 'CheckpointDecision',
+  description:
+    "APPROVE or REJECT an approval (or a review); ANSWER a question with `note` as the answer; ADJUST a review: redo the stage with `note` saying how; CHOOSE one of the card's options, named by `choice`.",
+});
+registerEnumType(CheckpointState, {
+  name: 'CheckpointState',
+  description: 'OPEN cards wait for your decision; RESOLVED ones were decided; ALL both.',
+});
 registerEnumType(TaskKind, { name: 'TaskKind' });
 registerEnumType(TaskListKind, {
   name: 'TaskListKind',

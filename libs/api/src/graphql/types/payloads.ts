@@ -117,3 +117,30 @@ export class ResolveCheckpointPayload {
   @Field(() => String, { description: tokenDescription })
   consistencyToken!: string;
 }
+
+@ObjectType({ description: "A change of a task's plan: its brief, checklist, an item's status or its autonomy." })
+export class TaskPlanPayload {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => Boolean, { description: 'False when the task already was so (a retry, or the same edit again).' })
+  changed!: boolean;
+
+  @Field(() => String, { description: tokenDescription })
+  consistencyToken!: string;
+}
+
+@ObjectType()
+export class ApprovePlanBudgetPayload {
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => ID, { description: 'The budget, the same on the task and on the account; derived from the key.' })
+  budgetId!: string;
+
+  @Field(() => Boolean, { description: 'False on a retry with the same key: nothing was approved twice.' })
+  changed!: boolean;
+
+  @Field(() => String, { description: tokenDescription })
+  consistencyToken!: string;
+}

@@ -1,6 +1,16 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { Connection } from './connection';
-import { InboxItemStatus, TaskKind, TaskStatus, TurnStatus } from './enums';
+import {
+  AutonomyLevel,
+  CheckpointDecision,
+  CheckpointKind,
+  ChecklistEvidenceKind,
+  ChecklistItemStatus,
+  InboxItemStatus,
+  TaskKind,
+  TaskStatus,
+  TurnStatus,
+} from './enums';
 
 @ObjectType()
 export class TaskCounts {
@@ -66,6 +76,129 @@ export class ContinuationDecision {
   turnsWithoutProgress!: number;
 }
 
+@ObjectType({ description: "The task's brief: the direction the person and the agent agreed on." })
+export class TaskBrief {
+  @Field(() => Int, { description: 'Starts at 1; each change adds one.' })
+  version!: number;
+
+  @Field(() => String)
+  text!: string;
+}
+
+@ObjectType({ description: 'What shows a checklist item done; the fields of its kind are set, the others null.' })
+export class ChecklistEvidence {
+  @Field(() => ChecklistEvidenceKind)
+  kind!: string;
+
+  @Field(() => ID, { nullable: true, description: 'ARTIFACT_VERSION: the artefact.' })
+  artifactId!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'ARTIFACT_VERSION: its version.' })
+  version!: number | null;
+
+  @Field(() => ID, { nullable: true, description: 'JOB: the completed generation job.' })
+  jobId!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'REVIEW: the review card you approved.' })
+  checkpointId!: string | null;
+}
+
+@ObjectType({ description: "One stage of the task's plan." })
+export class ChecklistItem {
+  @Field(() => ID)
+  itemId!: string;
+
+  @Field(() => String)
+  title!: string;
+
+  @Field(() => [ID], { description: 'Items of the plan that come first.' })
+  dependsOn!: string[];
+
+  @Field(() => ChecklistItemStatus)
+  status!: string;
+
+  @Field(() => String, { nullable: true })
+  note!: string | null;
+
+  @Field(() => Boolean, { description: 'You review this stage before anything after it runs.' })
+  needsConfirmation!: boolean;
+
+  @Field(() => ChecklistEvidence, { nullable: true, description: 'Set while the item is done.' })
+  evidence!: ChecklistEvidence | null;
+}
+
+@ObjectType()
+export class CheckpointOption {
+  @Field(() => String, { description: 'What `resolveCheckpoint(decision: CHOOSE, choice:)` names.' })
+  optionId!: string;
+
+  @Field(() => String)
+  label!: string;
+}
+
+@ObjectType({ description: "The person's decision on a checkpoint card." })
+export class CheckpointResolution {
+  @Field(() => CheckpointDecision)
+  decision!: string;
+
+  @Field(() => String, { nullable: true, description: 'The answer, the adjustment asked for, or why.' })
+  note!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'CHOOSE: the option chosen.' })
+  choice!: string | null;
+
+  @Field(() => ID, { description: 'The user who decided.' })
+  resolvedBy!: string;
+
+  @Field(() => String)
+  resolvedAt!: string;
+}
+
+@ObjectType({
+  description:
+    'A checkpoint as a card: what the task asks you (approve a call, answer a question, review a stage), open until you resolve it with `resolveCheckpoint`.',
+})
+export class CheckpointCard {
+  @Field(() => ID)
+  checkpointId!: string;
+
+  @Field(() => ID)
+  taskId!: string;
+
+  @Field(() => CheckpointKind)
+  kind!: string;
+
+  @Field(() => String)
+  question!: string;
+
+  @Field(() => ID, { nullable: true, description: 'REVIEW: the checklist item it is about.' })
+  itemId!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'APPROVAL: the one tool call an approval authorizes.' })
+  callId!: string | null;
+
+  @Field(() => [CheckpointOption], { description: 'What you may CHOOSE between; empty when there is no choice.' })
+  options!: CheckpointOption[];
+
+  @Field(() => String)
+  openedAt!: string;
+
+  @Field(() => CheckpointResolution, { nullable: true, description: 'Null while the card is open.' })
+  resolution!: CheckpointResolution | null;
+}
+
+@ObjectType({ description: "Money for the task's plan in one currency." })
+export class PlanBudget {
+  @Field(() => String, { description: 'ISO 4217 code.' })
+  currency!: string;
+
+  @Field(() => Int, { description: 'The sum of the plan budgets you approved for this task (approvePlanBudget).' })
+  approvedMinor!: number;
+
+  @Field(() => Int, { description: "Charged minus refunded for this task's generation jobs." })
+  spentMinor!: number;
+}
+
 @ObjectType({ description: 'A piece of work: created by routing, run in turns, fed by its inbox.' })
 export class Task {
   @Field(() => ID)
@@ -109,6 +242,24 @@ export class Task {
 
   @Field(() => ContinuationDecision, { nullable: true })
   lastContinuation!: ContinuationDecision | null;
+
+  @Field(() => TaskBrief, { nullable: true, description: 'Null until a brief is written.' })
+  brief!: TaskBrief | null;
+
+  @Field(() => [ChecklistItem], { description: 'The plan, in order; empty until one is made.' })
+  checklist!: ChecklistItem[];
+
+  @Field(() => AutonomyLevel)
+  autonomy!: string;
+
+  @Field(() => [CheckpointCard], { description: 'The open checkpoint cards, oldest first: what waits for you.' })
+  pendingCheckpoints!: CheckpointCard[];
+
+  /** Every card, for `checkpoints(state)` (a field resolver filters them). */
+  allCheckpoints!: CheckpointCard[];
+
+  /** Approved plan budgets per currency, for `planBudget` (a field resolver adds what was spent). */
+  approvedBudgets!: Array<{ currency: string; approvedMinor: number }>;
 
   @Field(() => TaskCounts)
   counts!: TaskCounts;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ValidationError, validationFailed } from '@lomo/contracts';
+import { ValidationError, validationFailed, type EventEnvelope } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore, type Position } from '@lomo/eventstore';
 import { LOGGER, type Logger } from '@lomo/observability';
 import { canSeeEvent, logOperatorRead, type Caller } from '@lomo/auth';
@@ -19,6 +19,11 @@ interface Feed {
   workspaceId: string;
   filter: FeedFilter;
 }
+
+/** What a feed hands its client for an event and its cursor; undefined passes over the event. */
+export type FeedPayload<T> = (event: EventEnvelope, cursor: string) => T | undefined;
+
+const asFeedEvent: FeedPayload<FeedEvent> = (event, cursor) => ({ cursor, event: mapEvent(event) });
 
 /**
  * `eventFeed(filter, after)`: the caller's workspace's events in global order from a cursor,
@@ -40,7 +45,7 @@ export class EventFeeds {
     this.logger = logger.child({ component: 'event-feed' });
   }
 
-  async open(
+  open(
     caller: Caller,
     filter: FeedFilter,
     after: string | undefined,
@@ -48,13 +53,25 @@ export class EventFeeds {
     /** The workspace read: the caller's own unless an operator named another (checked by the resolver). */
     workspaceId: string = caller.workspaceId,
   ): Promise<LiveOutbox<FeedEvent>> {
+    return this.openWith(caller, filter, after, onSlowConsumer, asFeedEvent, workspaceId);
+  }
+
+  /** The same feed, each event handed over as `payload` makes it (notifications built on events). */
+  async openWith<T>(
+    caller: Caller,
+    filter: FeedFilter,
+    after: string | undefined,
+    onSlowConsumer: (error: Error) => void,
+    payload: FeedPayload<T>,
+    workspaceId: string = caller.workspaceId,
+  ): Promise<LiveOutbox<T>> {
     const start: Position | 'start' = after === undefined ? 'start' : decodeFeedCursor(after);
     const feed: Feed = { caller, workspaceId, filter };
     // A cursor that decodes but that the store cannot place is refused now, not mid-stream.
     await this.readPage(start, feed, 1);
     logOperatorRead(this.logger, caller, { path: 'eventFeed', workspaceId });
-    const outbox = new LiveOutbox<FeedEvent>(this.settings.outboxCapacity, onSlowConsumer);
-    void this.pump(outbox, feed, start).catch((error: unknown) => {
+    const outbox = new LiveOutbox<T>(this.settings.outboxCapacity, onSlowConsumer);
+    void this.pump(outbox, feed, start, payload).catch((error: unknown) => {
       this.logger.error(
         { workspaceId, error: error instanceof Error ? error.message : String(error) },
         'event feed failed',
@@ -64,7 +81,18 @@ export class EventFeeds {
     return outbox;
   }
 
-  private async pump(outbox: LiveOutbox<FeedEvent>, feed: Feed, start: Position | 'start'): Promise<void> {
+  /** The store's head as a cursor: a feed that starts there carries only what is appended from now on. */
+  async headCursor(): Promise<string | undefined> {
+    const head = await this.store.headPosition();
+    return head === undefined ? undefined : encodeFeedCursor(head);
+  }
+
+  private async pump<T>(
+    outbox: LiveOutbox<T>,
+    feed: Feed,
+    start: Position | 'start',
+    payload: FeedPayload<T>,
+  ): Promise<void> {
     const { feedPageSize, feedIdlePollMs, slowConsumerTimeoutMs } = this.settings;
     let position = start;
     while (!outbox.signal.aborted) {
@@ -79,8 +107,10 @@ export class EventFeeds {
         // The store filter only narrows: when the policy leaves none of the asked categories
         // (an integration asking for MAIN) it reads unfiltered, so the categories are checked here.
         if (!inCategories(feed.filter, event.metadata.streamId)) continue;
+        const item = payload(event, encodeFeedCursor(position));
+        if (item === undefined) continue;
         if (!(await outbox.waitForRoom(slowConsumerTimeoutMs))) return;
-        outbox.push({ cursor: encodeFeedCursor(position), event: mapEvent(event) });
+        outbox.push(item);
       }
       if (page.length < feedPageSize) await this.tail.waitForAppend(mark, feedIdlePollMs, outbox.signal);
       // A long catch-up over other workspaces' events must not hold the event loop.

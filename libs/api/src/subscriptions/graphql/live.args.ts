@@ -46,3 +46,14 @@ export const eventFeedSchema = z.strictObject({
   after: optional(z.string().min(1).max(400)),
   workspaceId: optional(z.string().regex(/^[a-z0-9][a-z0-9_]{0,62}$/, 'a workspace id')),
 });
+
+@ArgsType()
+export class CheckpointOpenedArgs {
+  @Field(() => String, {
+    nullable: true,
+    description: 'The cursor of the last notice you handled; absent = from now on.',
+  })
+  after?: string | null;
+}
+
+export const checkpointOpenedSchema = z.strictObject({ after: optional(z.string().min(1).max(400)) });

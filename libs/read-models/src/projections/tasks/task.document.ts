@@ -3,6 +3,39 @@ import type { ProjectionDocument } from '../engine/projection-definition';
 
 export type TaskStatus = EventDataMap['TaskCardShown']['status'];
 export type TaskKind = EventDataMap['TaskCreated']['kind'];
+type CheckpointOpenedData = EventDataMap['CheckpointOpened'];
+type ChecklistItemChangedData = EventDataMap['ChecklistItemChanged'];
+
+/** A checklist item as the task decider folds it: a re-plan keeps same-id items' status and evidence. */
+export type TaskChecklistItem = {
+  itemId: string;
+  title: string;
+  dependsOn: string[];
+  status: ChecklistItemChangedData['status'];
+  note: string | null;
+  evidence: NonNullable<ChecklistItemChangedData['evidence']> | null;
+  needsConfirmation: boolean;
+};
+
+/** A checkpoint card, open (`resolution` null) or decided by the person. */
+export type TaskCheckpoint = {
+  checkpointId: string;
+  turnId: string;
+  kind: CheckpointOpenedData['kind'];
+  callId: string | null;
+  question: string;
+  itemId: string | null;
+  options: Array<{ optionId: string; label: string }>;
+  openedAt: string;
+  resolution: {
+    decision: EventDataMap['CheckpointResolved']['decision'];
+    note: string | null;
+    choice: string | null;
+    resolvedBy: string;
+    resolvedAt: string;
+  } | null;
+};
+
 export type TurnActivityStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 
 /** What one turn contributes to its task's document (written only by that turn's stream). */
@@ -33,7 +66,18 @@ export type TaskDocument = ProjectionDocument & {
   createdAt: string | null;
   /** The task's one active turn (TurnOpened .. TurnClosed / TaskStopped). */
   activeTurnId: string | null;
+  /** Derived from `checkpoints`: the ones not resolved yet. */
   openCheckpoints: number;
+  /** The approved direction (BriefUpdated), null before the first. */
+  brief: { version: number; text: string } | null;
+  /** The plan (ChecklistPlanned, then ChecklistItemChanged), empty before one. */
+  checklist: TaskChecklistItem[];
+  /** Every checkpoint in the order it opened. An agent's own resolution resolves nothing. */
+  checkpoints: TaskCheckpoint[];
+  /** AutonomyChanged; `assisted` before any (the task decider's default). */
+  autonomy: EventDataMap['AutonomyChanged']['level'];
+  /** PlanBudgetApproved, once per budget id, in approval order. */
+  planBudgets: Array<{ budgetId: string; amountMinor: number; currency: string; approvedBy: string }>;
   /** `moved`: unread items the person moved (or a merge took) to another task; they left this inbox. */
   inbox: { pending: number; claimed: number; withdrawn: number; moved: number };
   /** The runtime's last continuation decision after a turn (ContinuationDecided), null before one. */

@@ -1,7 +1,7 @@
 import { settleRunnableStatus } from '@lomo/domain';
 import type { KnownEvent } from '../engine/known-event';
 import { entityIdOf } from '../engine/stream-revisions';
-import type { TaskDocument, TurnActivity } from './task.document';
+import type { TaskCheckpoint, TaskChecklistItem, TaskDocument, TurnActivity } from './task.document';
 
 export function blankTask(id: string, event: KnownEvent): TaskDocument {
   return {
@@ -19,6 +19,11 @@ export function blankTask(id: string, event: KnownEvent): TaskDocument {
     createdAt: null,
     activeTurnId: null,
     openCheckpoints: 0,
+    brief: null,
+    checklist: [],
+    checkpoints: [],
+    autonomy: 'assisted',
+    planBudgets: [],
     lastContinuation: null,
     inbox: { pending: 0, claimed: 0, withdrawn: 0, moved: 0 },
     turnsOpened: 0,
@@ -108,12 +113,82 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
         activeTurnId: task.activeTurnId === event.data.turnId ? null : task.activeTurnId,
       };
     case 'CheckpointOpened': {
-      const openCheckpoints = task.openCheckpoints + 1;
-      return { ...task, taskActivityAt, openCheckpoints, status: settleRunnableStatus(task.status, openCheckpoints) };
+      const { checkpointId, turnId, kind, callId, question, itemId, options } = event.data;
+      // The decider opens an id once; a repeat of it (a duplicate) changes nothing.
+      if (task.checkpoints.some((c) => c.checkpointId === checkpointId)) return { ...task, taskActivityAt };
+      const checkpoint: TaskCheckpoint = {
+        checkpointId,
+        turnId,
+        kind,
+        callId: callId ?? null,
+        question,
+        itemId: itemId ?? null,
+        options: (options ?? []).map(({ optionId, label }) => ({ optionId, label })),
+        openedAt: event.metadata.occurredAt,
+        resolution: null,
+      };
+      return withCheckpoints(task, taskActivityAt, [...task.checkpoints, checkpoint]);
     }
     case 'CheckpointResolved': {
-      const openCheckpoints = Math.max(0, task.openCheckpoints - 1);
-      return { ...task, taskActivityAt, openCheckpoints, status: settleRunnableStatus(task.status, openCheckpoints) };
+      // The domain's rule (task-evolve.ts): a resolution the agent recorded itself resolves
+      // nothing; the first resolution stands.
+      if (event.metadata.actor.kind === 'agent') return { ...task, taskActivityAt };
+      const { checkpointId, decision, answer, choice, resolvedBy } = event.data;
+      const at = event.metadata.occurredAt;
+      const checkpoints = task.checkpoints.map((c) =>
+        c.checkpointId === checkpointId && c.resolution === null
+          ? {
+              ...c,
+              resolution: { decision, note: answer ?? null, choice: choice ?? null, resolvedBy, resolvedAt: at },
+            }
+          : c,
+      );
+      return withCheckpoints(task, taskActivityAt, checkpoints);
+    }
+    case 'BriefUpdated':
+      return { ...task, taskActivityAt, brief: { version: event.data.version, text: event.data.brief } };
+    case 'ChecklistPlanned': {
+      // A re-plan keeps what items of the same id had: status, note, evidence (the decider's rule).
+      const before = new Map(task.checklist.map((i) => [i.itemId, i]));
+      const checklist = event.data.items.map(({ itemId, title, dependsOn, needsConfirmation }): TaskChecklistItem => {
+        const kept = before.get(itemId);
+        return {
+          itemId,
+          title,
+          dependsOn: [...dependsOn],
+          needsConfirmation: needsConfirmation === true,
+          status: kept?.status ?? 'pending',
+          note: kept?.note ?? null,
+          evidence: kept?.evidence ?? null,
+        };
+      });
+      return { ...task, taskActivityAt, checklist };
+    }
+    case 'ChecklistItemChanged': {
+      const { itemId, status, note, evidence } = event.data;
+      const checklist = task.checklist.map((i) =>
+        i.itemId === itemId
+          ? {
+              ...i,
+              status,
+              note: note ?? i.note,
+              // Evidence shows an item done; an item that is no longer done keeps none.
+              evidence: status === 'done' ? (evidence ?? i.evidence) : null,
+            }
+          : i,
+      );
+      return { ...task, taskActivityAt, checklist };
+    }
+    case 'AutonomyChanged':
+      return { ...task, taskActivityAt, autonomy: event.data.level };
+    case 'PlanBudgetApproved': {
+      const { budgetId, amountMinor, currency, approvedBy } = event.data;
+      if (task.planBudgets.some((b) => b.budgetId === budgetId)) return { ...task, taskActivityAt };
+      return {
+        ...task,
+        taskActivityAt,
+        planBudgets: [...task.planBudgets, { budgetId, amountMinor, currency, approvedBy }],
+      };
     }
     case 'TaskPaused':
       return { ...task, taskActivityAt, status: 'paused' };
@@ -133,6 +208,18 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
     default:
       return { ...task, taskActivityAt };
   }
+}
+
+/** The checkpoints, the count of open ones, and the status the decider's waiting rule gives. */
+function withCheckpoints(task: TaskDocument, taskActivityAt: string, checkpoints: TaskCheckpoint[]): TaskDocument {
+  const openCheckpoints = checkpoints.filter((c) => c.resolution === null).length;
+  return {
+    ...task,
+    taskActivityAt,
+    checkpoints,
+    openCheckpoints,
+    status: settleRunnableStatus(task.status, openCheckpoints),
+  };
 }
 
 const nextTurnStatus = (current: TurnActivity | undefined, event: KnownEvent): TurnActivity['status'] => {

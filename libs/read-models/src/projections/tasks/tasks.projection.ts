@@ -43,8 +43,9 @@ const changeNoticeEvents: ReadonlySet<string> = new Set([
 
 export const tasksProjection: ProjectionDefinition<TaskDocument> = {
   name: 'tasks',
-  // 2: summary, mergedInto and moved items. 3: the last continuation decision.
-  version: 3,
+  // 2: summary, mergedInto and moved items. 3: the last continuation decision. 4: brief,
+  // checklist, checkpoint cards (open count derived from them), autonomy and plan budgets.
+  version: 4,
   categories: ['task', 'turn'],
   // Every task event is activity, except change notices: someone else edited an artefact the task
   // read, and a person dragging nodes must not make every reading task "recently active" (nor
@@ -70,6 +71,11 @@ export const tasksProjection: ProjectionDefinition<TaskDocument> = {
     createdAt: fromTask,
     activeTurnId: fromTask,
     openCheckpoints: fromTask,
+    brief: fromTask,
+    checklist: fromTask,
+    checkpoints: fromTask,
+    autonomy: fromTask,
+    planBudgets: fromTask,
     lastContinuation: fromTask,
     inbox: fromTask,
     turnsOpened: fromTask,
