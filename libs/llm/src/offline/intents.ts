@@ -1,5 +1,5 @@
 import type { ToolSpec } from '../model-provider.port';
-import { MEDIA_PATTERNS, MEDIA_TOOL_WORDS, mediaPromptOf, mediaRequestOf } from './media-intent';
+import { MEDIA_PATTERNS, MEDIA_TOOL_WORDS, mediaPromptOf, mediaRequestOf, type OfflineMediaKind } from './media-intent';
 
 /** In priority order: a storyboard, a delete, an export or a history request naming an image stays that. */
 export const INTENTS = ['delete', 'storyboard', 'export', 'history', 'media', 'note'] as const;
@@ -176,13 +176,20 @@ function score(tool: ToolSpec, { core, verbs, avoid }: ToolWords, asked: readonl
   );
 }
 
-/** The offered tool that best fits the intent, judged by name and description (and the request's words). */
-export function pickTool(tools: readonly ToolSpec[], intent: Intent, request = ''): ToolSpec | undefined {
-  const asked = tokens(request);
-  const words = wordsFor(intent, request);
+function best(tools: readonly ToolSpec[], words: ToolWords, asked: readonly string[]): ToolSpec | undefined {
   const ranked = tools
     .map((tool) => ({ tool, score: score(tool, words, asked) }))
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name));
   return ranked[0]?.tool;
+}
+
+/** The offered tool that best fits the intent, judged by name and description (and the request's words). */
+export function pickTool(tools: readonly ToolSpec[], intent: Intent, request = ''): ToolSpec | undefined {
+  return best(tools, wordsFor(intent, request), tokens(request));
+}
+
+/** The offered tool that makes media of this kind (a plan's shots or posters), by the same scoring. */
+export function pickMediaTool(tools: readonly ToolSpec[], kind: OfflineMediaKind): ToolSpec | undefined {
+  return best(tools, MEDIA_TOOL_WORDS[kind], []);
 }

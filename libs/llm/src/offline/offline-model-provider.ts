@@ -8,6 +8,10 @@
  *   else from a "language: xx" line in a system message, else English;
  * - if a tool result already follows that message, it replies with a short summary of that
  *   result and stops (finishReason 'stop') — so it calls at most one tool per user message;
+ * - a brief of a known kind (a video, a poster series, a storyboard for a film), with the plan
+ *   and document tools offered, follows plan-policy.ts: record the brief, plan a checklist, and
+ *   work one stage per turn (a document, or one media call per shot) up to its summary; a turn
+ *   the runtime starts (no user message) works the checklist's next ready item;
  * - a storyboard request, with the workspace tools offered, follows storyboard-policy.ts: write
  *   the storyboard as a document, read it back or make a flow of it when asked, and after a
  *   version conflict or a change notice re-read it (and resubmit a refused write);
@@ -44,6 +48,7 @@ import { detectIntent, payloadOf, pickTool } from './intents';
 import { declaredLanguage, detectLanguage } from './language';
 import { mediaReply } from './media-reply';
 import { isGreeting, PHRASES } from './phrases';
+import { planStep } from './plan-policy';
 import { buildArguments, idCandidatesFrom } from './tool-arguments';
 import { routeOffline } from './routing-policy';
 import { storyboardStep } from './storyboard-policy';
@@ -80,6 +85,9 @@ function decide(request: CompletionRequest): Decision {
   const callId = `offline_${messages.length}_0`;
   if (typeof toolChoice !== 'object') {
     const language = detectLanguage(userText) ?? declaredLanguage(systemTexts) ?? 'en';
+    // A brief of a known kind, or a turn the runtime started on a checklist: plan-policy.ts.
+    const planned = planStep({ messages, tools: usable, userIndex, userText, intent, language, callId });
+    if (planned !== undefined) return planned;
     const deleting = intent === 'delete' ? pickTool(usable, 'delete', userText) : undefined;
     const storyboard = storyboardStep({
       messages,

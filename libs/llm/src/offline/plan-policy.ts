@@ -1,0 +1,364 @@
+/**
+ * The offline policy's plan rules (README.md beside this file, "Plans"): a brief of a known kind
+ * (a video, a poster series, a storyboard for a film) is recorded, planned as a checklist and
+ * worked one stage per turn; the runtime starts the next turn, and this policy reads the
+ * checklist lines of the task's system message to pick the next ready stage. Only tool names,
+ * tool results and the context's lines are read; it understands nothing.
+ */
+import type { ChatMessage, ModelToolCall, ToolSpec } from '../model-provider.port';
+import { toTraditional } from './han-script';
+import { pickMediaTool, type Intent } from './intents';
+import type { OfflineLanguage } from './language';
+import type { OfflineMediaKind } from './media-intent';
+import { PHRASES } from './phrases';
+import { planKindOf, subjectOf, type PlanKind } from './plan-kinds';
+import { PLAN_PHRASES } from './plan-phrases';
+import { itemDocument, mediaPrompt, PLANS, plannedItem, titleKey, type PlannedItem } from './plan-templates';
+import { buildArguments } from './tool-arguments';
+import { readToolResult } from './tool-result';
+
+export const PLAN_TOOLS = {
+  brief: 'brief.update',
+  plan: 'checklist.plan',
+  update: 'checklist.update',
+  write: 'document.write',
+} as const;
+
+const STATUSES = ['pending', 'in_progress', 'done', 'blocked', 'skipped'] as const;
+export type ItemStatus = (typeof STATUSES)[number];
+
+/** The person's review of an item, as the ` {review: …}` suffix of its checklist line says. */
+export type ReviewState =
+  | { state: 'needed' | 'open' | 'approved' }
+  | { state: 'chose'; option: string }
+  | { state: 'adjust' | 'rejected'; note: string };
+
+export interface ChecklistLine {
+  itemId: string;
+  title: string;
+  status: ItemStatus;
+  review?: ReviewState;
+}
+
+export interface TaskContext {
+  goal?: string;
+  taskKind?: string;
+  /** Undefined when the context has no `Checklist:` section. */
+  checklist?: ChecklistLine[];
+}
+
+const ITEM_LINE = /^- \[([a-z_]+)\] ([a-z0-9][a-z0-9_-]*): (.*)$/;
+const REVIEW_SUFFIX = /\s*\{review:\s*(.*)\}\s*$/;
+
+function parseReview(text: string): ReviewState | undefined {
+  const t = text.trim();
+  const lower = t.toLowerCase();
+  if (lower === 'needed' || lower === 'open' || lower === 'approved') return { state: lower };
+  const chose = /^cho(?:se|sen)\s+(.+)$/i.exec(t);
+  if (chose) return { state: 'chose', option: chose[1].trim() };
+  const noted = /^(adjust|rejected)\s*:?\s*(.*)$/is.exec(t);
+  if (noted) return { state: noted[1].toLowerCase() as 'adjust' | 'rejected', note: noted[2].trim() };
+  return undefined;
+}
+
+/** The task's goal, kind and checklist, read from the `Task goal:` system message. */
+export function parseTaskContext(messages: readonly ChatMessage[]): TaskContext {
+  const system = messages.find((m) => m.role === 'system' && m.content.startsWith('Task goal:'));
+  if (system === undefined) return {};
+  const lines = system.content.split('\n');
+  const context: TaskContext = { goal: lines[0].slice('Task goal:'.length).trim() };
+  for (const line of lines) {
+    const kind = /^Task kind:\s*(\S+)/.exec(line);
+    if (kind) context.taskKind = kind[1];
+  }
+  const start = lines.indexOf('Checklist:');
+  if (start < 0) return context;
+  context.checklist = [];
+  for (const line of lines.slice(start + 1)) {
+    const found = ITEM_LINE.exec(line.trim());
+    if (!found) {
+      if (line.startsWith('- [')) continue;
+      break;
+    }
+    const status = STATUSES.find((s) => s === found[1]);
+    if (status === undefined) continue;
+    let title = found[3];
+    let review: ReviewState | undefined;
+    const suffix = REVIEW_SUFFIX.exec(title);
+    if (suffix) {
+      review = parseReview(suffix[1]);
+      title = title.slice(0, suffix.index);
+    }
+    context.checklist.push({ itemId: found[2], title: title.trim(), status, ...(review ? { review } : {}) });
+  }
+  return context;
+}
+
+// --- This turn's calls and results ----------------------------------------------------------
+
+interface Outcome {
+  ok: boolean;
+  pending: boolean;
+  result: Record<string, unknown>;
+  content: string;
+}
+
+interface Done {
+  name: string;
+  args: Record<string, unknown>;
+  outcome: Outcome | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function outcomeOf(content: string): Outcome {
+  const value = parseJson(content);
+  if (!isRecord(value)) return { ok: false, pending: /^\s*pending\b/i.test(content), result: {}, content };
+  const inner = isRecord(value.result) ? value.result : {};
+  const pending =
+    value.status === 'pending' ||
+    value.outcome === 'pending' ||
+    value.outcome === 'not_finished' ||
+    inner.status === 'pending';
+  return { ok: value.ok === true && !pending, pending, result: inner, content };
+}
+
+/** The calls of the steps after `from` (this turn's, as the context shows them) with their results. */
+function callsAfter(messages: readonly ChatMessage[], from: number): Done[] {
+  const done: Done[] = [];
+  const byId = new Map<string, Done>();
+  messages.forEach((m, index) => {
+    if (index <= from) return;
+    if (m.role === 'assistant') {
+      for (const c of m.toolCalls ?? []) {
+        const args = parseJson(c.arguments);
+        const entry: Done = { name: c.name, args: isRecord(args) ? args : {}, outcome: undefined };
+        done.push(entry);
+        byId.set(c.id, entry);
+      }
+    } else if (m.role === 'tool') {
+      const entry = byId.get(m.toolCallId);
+      if (entry) entry.outcome = outcomeOf(m.content);
+    }
+  });
+  return done;
+}
+
+const artifactOf = (outcome: Outcome | undefined) => {
+  const a = outcome?.result.artifact;
+  return isRecord(a) && typeof a.artifactId === 'string' && typeof a.version === 'number'
+    ? { artifactId: a.artifactId, version: a.version }
+    : undefined;
+};
+
+// --- Which item is next -------------------------------------------------------------------
+
+/** Skipped, or done with its review (if it has one) approved or chosen: what comes after may run. */
+const settled = (item: ChecklistLine) =>
+  item.status === 'skipped' ||
+  (item.status === 'done' &&
+    (item.review === undefined || item.review.state === 'approved' || item.review.state === 'chose'));
+
+/**
+ * The first item that is pending or in progress and whose dependencies are settled (a reviewed
+ * one approved or chosen). The lines show no dependencies: every earlier item counts as one,
+ * which is what the policy's own plans are (chains).
+ */
+export function nextWorkable(checklist: readonly ChecklistLine[]): ChecklistLine | undefined {
+  return checklist.find(
+    (item, index) =>
+      (item.status === 'pending' || item.status === 'in_progress') && checklist.slice(0, index).every(settled),
+  );
+}
+
+const MEDIA_TITLE: ReadonlyArray<[OfflineMediaKind, RegExp]> = [
+  ['video', /(?<!\p{L})(?:shots?|clips?|footage|videos?)(?!\p{L})|镜头|鏡頭|视频|視頻/iu],
+  ['image', /(?<!\p{L})(?:posters?|images?|pictures?|illustrations?)(?!\p{L})|海报|海報|图片|圖片/iu],
+];
+
+/** What working an item means: the policy's own plan of that id, else a guess from its title. */
+function workOf(item: ChecklistLine): PlannedItem['work'] {
+  const planned = plannedItem(item.itemId);
+  if (planned) return planned.work;
+  const media = MEDIA_TITLE.find(([, pattern]) => pattern.test(item.title))?.[0];
+  return media ? { kind: 'media', media, count: 1 } : { kind: 'document' };
+}
+
+function kindOfChecklist(checklist: readonly ChecklistLine[]): PlanKind | undefined {
+  const ids = new Set(checklist.map((i) => i.itemId));
+  return (['video', 'posterSeries', 'storyboard'] as const).find((kind) =>
+    PLANS[kind].every((planned) => ids.has(planned.itemId)),
+  );
+}
+
+/** checklist.plan accepts `needsConfirmation` on its items (the JSON Schema says so). */
+function confirmationOffered(tools: readonly ToolSpec[]): boolean {
+  const plan = tools.find((t) => t.name === PLAN_TOOLS.plan);
+  const items = isRecord(plan?.parameters.properties) ? plan.parameters.properties.items : undefined;
+  const item = isRecord(items) && isRecord(items.items) ? items.items : undefined;
+  return isRecord(item?.properties) && 'needsConfirmation' in item.properties;
+}
+
+// --- The step ----------------------------------------------------------------------------
+
+export interface PlanInput {
+  messages: readonly ChatMessage[];
+  tools: readonly ToolSpec[];
+  /** The latest user message (-1 in a turn the runtime started: a continuation or an approval). */
+  userIndex: number;
+  userText: string;
+  /** The user message's keyword intent (intents.ts): a delete or a note is no brief. */
+  intent: Intent | undefined;
+  language: OfflineLanguage;
+  callId: string;
+}
+
+export type PlanDecision = { text: string; toolCalls: ModelToolCall[] };
+
+/**
+ * The next step of a planned task, or undefined to leave it to the other rules: a first turn
+ * records the brief and plans the checklist; every turn then works the next ready item (a
+ * document, or one media call per shot), marks it done with evidence and ends with a summary.
+ */
+export function planStep(input: PlanInput): PlanDecision | undefined {
+  const offered = (name: string) => input.tools.some((t) => t.name === name);
+  if (!offered(PLAN_TOOLS.plan) || !offered(PLAN_TOOLS.update) || !offered(PLAN_TOOLS.write)) return undefined;
+  const context = parseTaskContext(input.messages);
+  if (context.taskKind === 'lightweight') return undefined;
+  const asked = input.userIndex >= 0;
+  const briefKind =
+    asked && (input.intent === undefined || input.intent === 'media' || input.intent === 'storyboard')
+      ? planKindOf(input.userText)
+      : undefined;
+  const calls = callsAfter(input.messages, input.userIndex);
+  const plannedHere = calls.some((c) => c.name === PLAN_TOOLS.plan);
+  // A person's message that is no brief (a change, a question) is the other rules' business.
+  if (asked && briefKind === undefined && !plannedHere) return undefined;
+  if (!asked && context.checklist === undefined) return undefined;
+
+  const phrases = PLAN_PHRASES[input.language];
+  const chinese = input.language.startsWith('zh');
+  const script = (text: string) => (input.language === 'zh-Hant' ? toTraditional(text) : text);
+  const call = (name: string, args: Record<string, unknown>): PlanDecision => ({
+    text: '',
+    toolCalls: [{ id: input.callId, name, arguments: JSON.stringify(args) }],
+  });
+  const say = (text: string): PlanDecision => ({ text, toolCalls: [] });
+
+  // After a result: a refusal is reported (no retry loop); a stage marked done is summarized.
+  const latest = calls.at(-1);
+  if (latest?.outcome !== undefined && !latest.outcome.ok && !latest.outcome.pending) {
+    const { summary } = readToolResult(latest.outcome.content);
+    return say(latest.name === PLAN_TOOLS.update ? phrases.refused(summary) : phrases.failed(latest.name, summary));
+  }
+  if (latest?.name === PLAN_TOOLS.update && latest.outcome?.ok === true && latest.args.status === 'done') {
+    return say(stageSummary(String(latest.args.itemId), context.checklist ?? [], input.tools, phrases));
+  }
+
+  const kind = briefKind ?? kindOfChecklist(context.checklist ?? []) ?? planKindOf(context.goal ?? '') ?? 'video';
+  const subject = script(subjectOf(context.goal ?? input.userText, kind, chinese));
+
+  // A first turn: the brief, then the plan.
+  if (context.checklist === undefined) {
+    if (briefKind === undefined) return say(phrases.nothingReady);
+    const titles = PLANS[briefKind].map((i) => script(i.titles[titleKey(input.language)]));
+    if (offered(PLAN_TOOLS.brief) && !calls.some((c) => c.name === PLAN_TOOLS.brief))
+      return call(PLAN_TOOLS.brief, { brief: script(phrases.brief(briefKind, subject, titles)) });
+    if (plannedHere) return say(phrases.nothingReady);
+    const confirmation = confirmationOffered(input.tools);
+    return call(PLAN_TOOLS.plan, {
+      items: PLANS[briefKind].map((item, i) => ({
+        itemId: item.itemId,
+        title: titles[i],
+        dependsOn: [...item.dependsOn],
+        ...(confirmation && item.needsConfirmation ? { needsConfirmation: true } : {}),
+      })),
+    });
+  }
+
+  const item = nextWorkable(context.checklist);
+  if (item === undefined) return say(statusLine(context.checklist, phrases));
+  // What this turn did for the item: everything since the last checklist.update.
+  const lastUpdate = calls.map((c) => c.name).lastIndexOf(PLAN_TOOLS.update);
+  const sinceUpdate = calls.slice(lastUpdate + 1);
+  const markDone = (evidence: Record<string, unknown>) =>
+    call(PLAN_TOOLS.update, { itemId: item.itemId, status: 'done', evidence });
+
+  const work = workOf(item);
+  if (work.kind === 'document') {
+    const written = sinceUpdate
+      .filter((c) => c.name === PLAN_TOOLS.write && c.outcome?.ok === true)
+      .map((c) => artifactOf(c.outcome))
+      .find((a) => a !== undefined);
+    if (written !== undefined)
+      return markDone({ kind: 'artifact_version', artifactId: written.artifactId, version: written.version });
+    const note =
+      item.status === 'in_progress' && item.review?.state === 'adjust' && item.review.note !== ''
+        ? item.review.note
+        : undefined;
+    const document = itemDocument(item.itemId, item.title, subject, chinese, note);
+    return call(PLAN_TOOLS.write, { title: script(document.title), text: script(document.text) });
+  }
+
+  // A media item: one generation call per shot (poster), then done with a completed job.
+  const tool = pickMediaTool(input.tools, work.media);
+  if (tool === undefined) return say(PHRASES[input.language].noTool(PHRASES[input.language].intents.media));
+  const made = sinceUpdate.filter((c) => c.name === tool.name);
+  if (made.length < work.count) {
+    const prompt = script(mediaPrompt(item.itemId, made.length, subject, chinese));
+    const args = buildArguments(tool.parameters, { payload: prompt, idCandidates: () => [], fillOptionalIds: false });
+    return call(tool.name, args);
+  }
+  const completed = made.filter((c) => c.outcome?.ok === true);
+  if (completed.length < work.count) return say(PHRASES[input.language].mediaPending(work.media));
+  const job = completed.map((c) => c.outcome?.result.jobId).find((id): id is string => typeof id === 'string');
+  if (job !== undefined) return markDone({ kind: 'job', jobId: job });
+  const artefact = completed
+    .map((c) => c.outcome?.result.artifactId)
+    .find((id): id is string => typeof id === 'string');
+  if (artefact !== undefined) return markDone({ kind: 'artifact_version', artifactId: artefact, version: 1 });
+  return say(phrases.nothingReady);
+}
+
+type Phrases = (typeof PLAN_PHRASES)[OfflineLanguage];
+
+/** The one line after a stage: what is done and what comes next (or that the person reviews it). */
+function stageSummary(
+  itemId: string,
+  checklist: readonly ChecklistLine[],
+  tools: readonly ToolSpec[],
+  phrases: Phrases,
+): string {
+  const done = checklist.find((i) => i.itemId === itemId);
+  const title = done?.title ?? itemId;
+  const index = checklist.findIndex((i) => i.itemId === itemId);
+  const next = checklist.slice(index + 1).find((i) => i.status !== 'done' && i.status !== 'skipped');
+  const reviewed =
+    done?.review !== undefined
+      ? done.review.state !== 'approved' && done.review.state !== 'chose'
+      : !checklist.some((i) => i.review !== undefined) &&
+        plannedItem(itemId)?.needsConfirmation === true &&
+        confirmationOffered(tools);
+  if (reviewed) return phrases.doneReview(title, next?.title);
+  if (next !== undefined) return phrases.doneNext(title, next.title);
+  return phrases.doneAll(title);
+}
+
+/** Nothing can be worked on: what it waits for. */
+function statusLine(checklist: readonly ChecklistLine[], phrases: Phrases): string {
+  const review = checklist.find((i) => i.status === 'done' && !settled(i));
+  if (review !== undefined) return phrases.waitingReview(review.title);
+  const blocked = checklist.find((i) => i.status === 'blocked');
+  if (blocked !== undefined) return phrases.blocked(blocked.title);
+  if (checklist.every((i) => i.status === 'done' || i.status === 'skipped')) return phrases.complete;
+  return phrases.nothingReady;
+}
