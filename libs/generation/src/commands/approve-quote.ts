@@ -136,3 +136,12 @@ async function wake(deps: ApproveQuoteDeps, c: ApprovalCheckpoint, turnId: strin
       ),
     );
 }
+
+/**
+ * The quote a task's call is waiting on, if the call is a paid generation: the person's approval
+ * of its card (resolveCheckpoint) is then the quote's approval, so it goes through approveQuote.
+ */
+export async function quoteOfCall(store: EventStore, workspaceId: string, callId: string): Promise<string | undefined> {
+  const account = await AggregateStream.read(store, streams.account(workspaceId), accountDecider, accountEventTypes);
+  return Object.values(account.state.quotes).find((q) => q.callId === callId)?.quote.quoteId;
+}
