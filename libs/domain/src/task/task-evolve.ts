@@ -1,4 +1,5 @@
 import { assertNever } from '../decider';
+import { withItemChange } from './checklist-rules';
 import type { TaskEvent } from './task-events';
 import {
   claimKey,
@@ -128,23 +129,11 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         }),
       };
     }
-    case 'ChecklistItemChanged': {
-      const { itemId, status, note, evidence } = event.data;
+    case 'ChecklistItemChanged':
       return {
         ...task,
-        checklist: task.checklist.map((i) =>
-          i.itemId === itemId
-            ? {
-                ...i,
-                status,
-                note: note ?? i.note,
-                // Evidence shows an item done; an item that is no longer done keeps none.
-                evidence: status === 'done' ? (evidence ?? i.evidence) : null,
-              }
-            : i,
-        ),
+        checklist: task.checklist.map((i) => (i.itemId === event.data.itemId ? withItemChange(i, event.data) : i)),
       };
-    }
     case 'MessageDeliveredToInbox': {
       const { itemId, messageId, text, language, movedFrom } = event.data;
       const item: InboxItem = {

@@ -7,6 +7,7 @@ import { AccountErrors, AccountRefusedError } from '../account/account-errors';
 import { accountEventTypes } from '../account/account-events';
 import { generationJobDecider } from '../job/job-decider';
 import { generationJobEventTypes } from '../job/job-events';
+import { generationJobId } from '../job/job-ids';
 import {
   checkApprovalCheckpoint,
   resolveApprovalCheckpoint,
@@ -140,8 +141,16 @@ async function wake(deps: ApproveQuoteDeps, c: ApprovalCheckpoint, turnId: strin
 /**
  * The quote a task's call is waiting on, if the call is a paid generation: the person's approval
  * of its card (resolveCheckpoint) is then the quote's approval, so it goes through approveQuote.
+ * The call's job stream is the one place to look (its id derives from the call), not the
+ * workspace's account stream, which holds every quote the workspace was ever given.
  */
 export async function quoteOfCall(store: EventStore, workspaceId: string, callId: string): Promise<string | undefined> {
-  const account = await AggregateStream.read(store, streams.account(workspaceId), accountDecider, accountEventTypes);
-  return Object.values(account.state.quotes).find((q) => q.callId === callId)?.quote.quoteId;
+  const job = await AggregateStream.read(
+    store,
+    streams.generation(generationJobId(workspaceId, callId)),
+    generationJobDecider,
+    generationJobEventTypes,
+  );
+  const state = job.state;
+  return state.status === 'none' || state.workspaceId !== workspaceId ? undefined : state.quote.quoteId;
 }

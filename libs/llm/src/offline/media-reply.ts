@@ -1,8 +1,6 @@
 import { mediaKindOfTool, mediaRequestOf, OFFLINE_MEDIA_KINDS, type OfflineMediaKind } from './media-intent';
 import type { PHRASES } from './phrases';
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord } from './json-values';
 
 type MediaOutcome = { state: 'pending' } | { state: 'ready'; artifactId: string; kind?: OfflineMediaKind } | undefined;
 

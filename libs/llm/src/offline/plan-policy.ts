@@ -16,6 +16,7 @@ import { PLAN_PHRASES } from './plan-phrases';
 import { itemDocument, mediaPrompt, PLANS, plannedItem, titleKey, type PlannedItem } from './plan-templates';
 import { buildArguments } from './tool-arguments';
 import { readToolResult } from './tool-result';
+import { isRecord, parseJson } from './json-values';
 
 export const PLAN_TOOLS = {
   brief: 'brief.update',
@@ -107,17 +108,6 @@ interface Done {
   name: string;
   args: Record<string, unknown>;
   outcome: Outcome | undefined;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function outcomeOf(content: string): Outcome {

@@ -6,6 +6,7 @@
  */
 import type { ChatMessage, ModelToolCall, ToolSpec } from '../model-provider.port';
 import { storyboardArguments, storyboardFlowArguments } from './tool-arguments';
+import { isRecord, parseJson } from './json-values';
 
 export const STORYBOARD_TOOLS = {
   write: 'document.write',
@@ -38,17 +39,6 @@ interface Outcome {
   ok: boolean;
   result: Record<string, unknown>;
   errorCode?: string;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function callsOf(messages: readonly ChatMessage[]): Map<string, Call> {

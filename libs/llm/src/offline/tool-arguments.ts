@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../model-provider.port';
+import { isRecord } from './json-values';
 
 interface PropertySchema {
   type?: unknown;
@@ -6,9 +7,6 @@ interface PropertySchema {
   default?: unknown;
   minimum?: unknown;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const CONTENT_NAMES = /^(text|content|note|body|message|query|summary|description|value)$/i;
 const SHORT_NAMES = /^(title|name|subject|label)$/i;

@@ -1,10 +1,9 @@
+import { isRecord } from './json-values';
+
 const clip = (text: string, max = 200) => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const scalar = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 

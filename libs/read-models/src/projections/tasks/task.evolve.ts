@@ -1,4 +1,4 @@
-import { settleRunnableStatus } from '@lomo/domain';
+import { settleRunnableStatus, withItemChange } from '@lomo/domain';
 import type { KnownEvent } from '../engine/known-event';
 import { entityIdOf } from '../engine/stream-revisions';
 import type { TaskCheckpoint, TaskChecklistItem, TaskDocument, TurnActivity } from './task.document';
@@ -165,18 +165,7 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
       return { ...task, taskActivityAt, checklist };
     }
     case 'ChecklistItemChanged': {
-      const { itemId, status, note, evidence } = event.data;
-      const checklist = task.checklist.map((i) =>
-        i.itemId === itemId
-          ? {
-              ...i,
-              status,
-              note: note ?? i.note,
-              // Evidence shows an item done; an item that is no longer done keeps none.
-              evidence: status === 'done' ? (evidence ?? i.evidence) : null,
-            }
-          : i,
-      );
+      const checklist = task.checklist.map((i) => (i.itemId === event.data.itemId ? withItemChange(i, event.data) : i));
       return { ...task, taskActivityAt, checklist };
     }
     case 'AutonomyChanged':
