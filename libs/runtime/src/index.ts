@@ -10,7 +10,8 @@ export type { PlanView, ToolTraits, Authorization, LocalCallState } from './proc
 export type { RuntimeOutput, AppendIntent, FinishReason } from './process/runtime-output';
 export { STEP_LIMIT_REACHED } from './process/plan-next-step';
 export { CALL_DECLINED } from './process/plan-ledger';
-export { checkpointIdFor } from './process/derived-ids';
+export { budgetCheckpointIdFor, checkpointIdFor } from './process/derived-ids';
+export { budgetCard, PLAN_QUOTER, type PaidWork, type PlanQuoter, type PricedWork } from './process/plan-budget';
 export { TaskView } from './streams/task-view';
 export { TurnView } from './streams/turn-view';
 export type { RuntimeDeps } from './worker/runtime-deps';
@@ -40,7 +41,7 @@ export {
   updateBrief,
   type PlanAuthor,
 } from './commands/plan-commands';
-export { judgeEvidence, verifyEvidence, type EvidenceRefusal } from './commands/verify-evidence';
+export { judgeEvidence, verifyEvidence, type EvidenceRefusal, type EvidenceVerdict } from './commands/verify-evidence';
 export { createPlanTools, type PlanToolDeps } from './tools/plan-tools';
 export { planContinuation, type ContinuationInput, type ContinuationLimits } from './process/plan-continuation';
 export { ExecutorRuntime, type ExecutorRuntimeDeps } from './executor-runtime';

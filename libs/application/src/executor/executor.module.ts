@@ -136,6 +136,7 @@ export class ExecutorModule {
             ID_GENERATOR,
             LOGGER,
             METRICS,
+            { token: GENERATION_REQUESTS, optional: true },
           ],
           useFactory: (
             config: LomoConfig,
@@ -149,6 +150,7 @@ export class ExecutorModule {
             ids: IdGenerator,
             logger: Logger,
             registry: Metrics,
+            generation?: GenerationRequests,
           ) =>
             new ExecutorRuntime(
               {
@@ -164,6 +166,8 @@ export class ExecutorModule {
                 scheduler: options.scheduler ?? timerScheduler,
                 faults: options.faults ?? noFaults,
                 options: runtimeOptions,
+                // The generation providers price a plan's paid items for its budget card.
+                ...(generation !== undefined ? { planQuoter: generation } : {}),
               },
               {
                 partitions: config.LOMO_BUS_PARTITIONS,

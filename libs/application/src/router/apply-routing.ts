@@ -111,6 +111,7 @@ export async function applyTaskEffects(
         itemId: routing.deliver.messageId,
         text: routing.deliver.text,
         language: routing.deliver.language,
+        ...(routing.deliver.channel !== undefined ? { channel: routing.deliver.channel } : {}),
       },
       {
         ...options('lomo.inbox-delivery'),

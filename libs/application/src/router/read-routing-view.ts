@@ -84,7 +84,7 @@ function cardOnLine(line: MainLineState, events: readonly EventEnvelope[], cardI
     cardId,
     card,
     question: mainEvents.ClarificationRequested.parse(request.data).question,
-    asked: { messageId: text.messageId, text: text.text, language: text.language },
+    asked: { messageId: text.messageId, text: text.text, language: text.language, channel: text.channel },
     askedRevision: asked.metadata.revision,
   };
 }

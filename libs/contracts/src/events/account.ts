@@ -40,6 +40,13 @@ export const BudgetApproved = z.strictObject({
   budgetId: uuid,
   /** The plan it was approved for, when it came from a task's plan. */
   taskId: taskId.optional(),
+  /**
+   * The one job it covers: a person approved a paid call's card that asked for money beyond the
+   * budgets. It adds to the workspace's budgets, never to a plan's.
+   */
+  jobId: uuid.optional(),
+  /** The card it was approved through (a plan's budget card, a paid call's card). */
+  checkpointId: checkpointId.optional(),
   amountMinor,
   currency: currencyCode,
   approvedBy: userId,
@@ -58,7 +65,8 @@ export const LimitsSet = z.strictObject({
 
 /**
  * Money held for one job before it is submitted. `authorization` says what allowed it: the
- * person's approval of the quote, or the auto-approve limits (then it counts towards `day`).
+ * person's approval of the quote, the task's plan budget the person approved (`plan_approved`),
+ * or the auto-approve limits. Money not approved call by call counts towards `day`.
  */
 export const FundsReserved = z.strictObject({
   entryId: uuid,
@@ -66,7 +74,7 @@ export const FundsReserved = z.strictObject({
   quoteId: uuid,
   amountMinor,
   currency: currencyCode,
-  authorization: z.enum(['quote_approved', 'auto_approved']),
+  authorization: z.enum(['quote_approved', 'auto_approved', 'plan_approved']),
   day: calendarDay,
   reservedAt: isoDateTime,
   expiresAt: isoDateTime,

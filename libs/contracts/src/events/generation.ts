@@ -73,7 +73,7 @@ export const GenerationRequested = z.strictObject({
 export const GenerationApprovalRequested = z.strictObject({
   quoteId: uuid,
   checkpointId: uuid,
-  /** The account's refusal code (PAYMENT_QUOTE_NOT_APPROVED, PAYMENT_DAILY_LIMIT_EXCEEDED, PAYMENT_BUDGET_EXCEEDED). */
+  /** The account's refusal code (PAYMENT_QUOTE_NOT_APPROVED, PAYMENT_DAILY_LIMIT_EXCEEDED, PAYMENT_BUDGET_EXCEEDED, PAYMENT_PLAN_BUDGET_EXCEEDED). */
   refusal: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
   askedAt: isoDateTime,
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { nonBlank, wakeReason } from './shared';
-import { callId, checkpointId, itemId, languageTag, messageId, taskId, turnId, userId, uuid } from '../ids';
+import { callId, checkpointId, itemId, languageTag, messageId, sha256Hex, taskId, turnId, userId, uuid } from '../ids';
 import { actorSchema } from '../envelope';
 import { MAX_MESSAGE_TEXT } from './main';
 import { artifactAuthor } from './artifact';
+import { amountMinor, currencyCode, mediaKind } from './generation';
 
 export const taskKind = z.enum(['lightweight', 'persistent']);
 export const taskStatus = z.enum(['active', 'waiting', 'paused', 'stopped', 'completed', 'archived']);
@@ -67,6 +68,18 @@ export const BriefUpdated = z.strictObject({
 
 const checklistItemId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/);
 
+/**
+ * What an item delivers, so that "done" can be checked against it: an artefact version
+ * (`artifact`), `count` completed generation jobs of one media kind (`media`: paid, so the plan's
+ * quote counts them), or the person's decision on a review card (`decision`). An item without one
+ * takes any evidence the streams hold.
+ */
+export const checklistItemOutput = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('artifact') }),
+  z.strictObject({ kind: z.literal('media'), media: mediaKind, count: z.number().int().min(1).max(20) }),
+  z.strictObject({ kind: z.literal('decision') }),
+]);
+
 export const ChecklistPlanned = z.strictObject({
   items: z
     .array(
@@ -79,6 +92,7 @@ export const ChecklistPlanned = z.strictObject({
          * a final shot): once it is done, the runtime opens a review card unless one is open.
          */
         needsConfirmation: z.boolean().optional(),
+        output: checklistItemOutput.optional(),
       }),
     )
     .min(1)
@@ -93,6 +107,15 @@ export const ChecklistPlanned = z.strictObject({
 export const checklistEvidence = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('artifact_version'), artifactId: uuid, version: z.number().int().min(1) }),
   z.strictObject({ kind: z.literal('job'), jobId: uuid }),
+  /** Several completed jobs of the task: a media item of `count` > 1 needs that many. */
+  z.strictObject({
+    kind: z.literal('jobs'),
+    jobIds: z
+      .array(uuid)
+      .min(1)
+      .max(20)
+      .refine((ids) => new Set(ids).size === ids.length, 'job ids are unique'),
+  }),
   /** The person approved (or chose an option of) a review card about the item. */
   z.strictObject({ kind: z.literal('review'), checkpointId }),
 ]);
@@ -102,6 +125,11 @@ export const ChecklistItemChanged = z.strictObject({
   status: z.enum(['pending', 'in_progress', 'done', 'blocked', 'skipped']),
   note: z.string().max(2000).optional(),
   evidence: checklistEvidence.optional(),
+  /**
+   * Artefacts this change links to the item (the evidence's artefact, a job's output). Links
+   * accumulate and outlive status changes and re-plans that keep the item's id.
+   */
+  linkedArtifactIds: z.array(uuid).max(50).optional(),
 });
 
 export const MessageDeliveredToInbox = z
@@ -113,6 +141,11 @@ export const MessageDeliveredToInbox = z
     language: languageTag,
     /** Set when the message was moved or merged here from another task. */
     movedFrom: z.strictObject({ taskId, note: z.string().min(1).max(2000), consumedThere: z.boolean() }).optional(),
+    /**
+     * How the message came in (UserMessageReceived.channel): `api` is an integration's token, an
+     * external system, whose paid work the person confirms call by call. Absent: the person's UI.
+     */
+    channel: z.enum(['ui', 'api', 'card']).optional(),
   })
   .refine((d) => d.itemId === d.messageId, 'itemId equals messageId');
 
@@ -161,6 +194,8 @@ export const ContinuationDecided = z.strictObject({
     'review_needed',
     /** The task was paused or stopped meanwhile. */
     'not_running',
+    /** The next stage is paid and the plan's approved budget does not cover it: a budget card is open. */
+    'budget_needed',
   ]),
   /** What the turn achieved that counts as progress (rewording a plan is not). */
   progress: z.array(z.enum(['artifact_version', 'item_done', 'job_submitted', 'person_input'])).max(4),
@@ -174,11 +209,50 @@ export const ContinuationDecided = z.strictObject({
 
 export const checkpointOptionId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/);
 
+/**
+ * What a plan's paid items cost, as the runtime quoted them for a budget card: each item's lines
+ * (`totalMinor` is their sum), what the person approved for the plan before (`approvedMinor`),
+ * and what approving the card approves (`amountMinor`, the difference).
+ */
+export const planQuote = z
+  .strictObject({
+    amountMinor: amountMinor.min(1),
+    currency: currencyCode,
+    totalMinor: amountMinor,
+    approvedMinor: amountMinor,
+    lines: z
+      .array(
+        z.strictObject({
+          itemId: checklistItemId,
+          media: mediaKind,
+          count: z.number().int().min(1).max(20),
+          amountMinor,
+        }),
+      )
+      .min(1)
+      .max(100),
+  })
+  .refine(
+    (q) => q.lines.reduce((sum, l) => sum + l.amountMinor, 0) === q.totalMinor,
+    'the total is the sum of the lines',
+  )
+  .refine(
+    (q) => q.amountMinor === q.totalMinor - q.approvedMinor,
+    'the card approves the total less what was approved',
+  );
+
+/** The price an approval card showed for its paid call. */
+export const callQuote = z.strictObject({ quoteId: uuid, amountMinor, currency: currencyCode });
+
 export const CheckpointOpened = z
   .strictObject({
     checkpointId,
     turnId,
-    kind: z.enum(['approval', 'question', 'review']),
+    /**
+     * approval: one paid or irreversible call; question: the agent asks; review: a stage of the
+     * plan the person reviews; budget: the plan's paid items quoted as one total, approved once.
+     */
+    kind: z.enum(['approval', 'question', 'review', 'budget']),
     /** The exact tool call an approval would authorize. */
     callId: callId.optional(),
     question: z.string().min(1).max(4000),
@@ -190,11 +264,32 @@ export const CheckpointOpened = z
       .min(2)
       .max(10)
       .optional(),
+    /**
+     * An approval: the sha-256 of the call as the card showed it (tool and arguments, or the
+     * generation order), so an approval is never applied to a call that no longer matches.
+     */
+    argumentsHash: sha256Hex.optional(),
+    /** A paid call's approval: the quote it showed. */
+    callQuote: callQuote.optional(),
+    /** A budget card: the plan's paid work and its total, what approving it approves. */
+    planQuote: planQuote.optional(),
   })
   .refine((d) => d.kind !== 'approval' || d.callId !== undefined, 'an approval checkpoint names the call id')
   .refine((d) => d.kind !== 'approval' || (d.options === undefined && d.itemId === undefined), {
     message: 'an approval is about its call, with no item or options',
   })
+  .refine(
+    (d) => (d.kind === 'budget') === (d.planQuote !== undefined),
+    'a budget card, and only it, carries a plan quote',
+  )
+  .refine(
+    (d) => d.kind !== 'budget' || (d.callId === undefined && d.itemId === undefined && d.options === undefined),
+    'a budget card is about the plan, with no call, item or options',
+  )
+  .refine(
+    (d) => d.kind === 'approval' || (d.argumentsHash === undefined && d.callQuote === undefined),
+    'only an approval names its call’s hash and quote',
+  )
   .refine((d) => d.options === undefined || new Set(d.options.map((o) => o.optionId)).size === d.options.length, {
     message: 'option ids are unique',
   });

@@ -11,9 +11,12 @@ const callOfTurn = (callId: string, turnId: string) => callId.startsWith(`${turn
 const sameOptions = (a: Checkpoint['options'], b: OpenCheckpoint['options']) =>
   JSON.stringify(a) === JSON.stringify(b ?? []);
 
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
 export function openCheckpoint(command: OpenCheckpoint, state: TaskState): TaskEvent[] {
   const task = runnable(state);
-  const { checkpointId, turnId, kind, callId, question, itemId, options } = command;
+  const { checkpointId, turnId, kind, callId, question, itemId, options, argumentsHash, callQuote, planQuote } =
+    command;
   const known = task.checkpoints[checkpointId];
   if (known) {
     if (
@@ -21,7 +24,10 @@ export function openCheckpoint(command: OpenCheckpoint, state: TaskState): TaskE
       known.kind === kind &&
       known.callId === (callId ?? null) &&
       known.itemId === (itemId ?? null) &&
-      sameOptions(known.options, options)
+      sameOptions(known.options, options) &&
+      known.argumentsHash === (argumentsHash ?? null) &&
+      sameJson(known.callQuote, callQuote) &&
+      sameJson(known.planQuote, planQuote)
     )
       return [];
     throw new DomainError(TaskErrors.CHECKPOINT_CONFLICT, `Checkpoint ${checkpointId} exists with other content`);
@@ -30,6 +36,18 @@ export function openCheckpoint(command: OpenCheckpoint, state: TaskState): TaskE
   if (kind === 'approval' && callId === undefined) invalid('An approval checkpoint names the call id it authorizes');
   if (kind === 'approval' && (itemId !== undefined || options !== undefined))
     invalid('An approval is about its call, with no checklist item or options');
+  if (kind !== 'approval' && (argumentsHash !== undefined || callQuote !== undefined))
+    invalid('Only an approval names its call’s hash and quote');
+  if ((kind === 'budget') !== (planQuote !== undefined))
+    invalid('A budget card, and only it, carries the plan’s quote');
+  if (kind === 'budget' && (callId !== undefined || itemId !== undefined || options !== undefined))
+    invalid('A budget card is about the plan, with no call, item or options');
+  if (planQuote !== undefined) {
+    const sum = planQuote.lines.reduce((total, line) => total + line.amountMinor, 0);
+    if (sum !== planQuote.totalMinor) invalid('A plan quote’s total is the sum of its lines');
+    if (planQuote.amountMinor !== planQuote.totalMinor - planQuote.approvedMinor || planQuote.amountMinor <= 0)
+      invalid('A budget card approves the plan’s total less what was approved before');
+  }
   if (callId !== undefined && !callOfTurn(callId, turnId))
     throw new DomainError(TaskErrors.CALL_ID_MISMATCH, `Call ${callId} does not belong to turn ${turnId}`);
   if (itemId !== undefined && !task.checklist.some((i) => i.itemId === itemId))
@@ -46,6 +64,9 @@ export function openCheckpoint(command: OpenCheckpoint, state: TaskState): TaskE
     ...(callId !== undefined ? { callId } : {}),
     ...(itemId !== undefined ? { itemId } : {}),
     ...(options !== undefined ? { options: options.map(({ optionId, label }) => ({ optionId, label })) } : {}),
+    ...(argumentsHash !== undefined ? { argumentsHash } : {}),
+    ...(callQuote !== undefined ? { callQuote: { ...callQuote } } : {}),
+    ...(planQuote !== undefined ? { planQuote: { ...planQuote, lines: planQuote.lines.map((l) => ({ ...l })) } } : {}),
   };
   return [{ type: 'CheckpointOpened', data }];
 }
@@ -54,6 +75,7 @@ const decisionsByKind: Record<Checkpoint['kind'], readonly string[]> = {
   approval: ['approve', 'reject'],
   question: ['answer', 'choose'],
   review: ['approve', 'reject', 'adjust', 'choose'],
+  budget: ['approve', 'reject'],
 };
 
 /**

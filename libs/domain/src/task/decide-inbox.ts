@@ -27,7 +27,7 @@ export const MAX_NOTICES_PER_STEP = 1000;
  */
 export function deliverMessage(command: DeliverMessage, state: TaskState): TaskEvent[] {
   const task = existing(state);
-  const { itemId, text, language, movedFrom } = command;
+  const { itemId, text, language, movedFrom, channel } = command;
   const held = task.inbox[itemId];
   if (held) {
     if (movedFrom === undefined || held.movedFrom?.taskId === movedFrom.taskId) return [];
@@ -36,7 +36,15 @@ export function deliverMessage(command: DeliverMessage, state: TaskState): TaskE
   if (movedFrom?.taskId === task.taskId)
     throw new DomainError(TaskErrors.MOVE_TO_SAME_TASK, `Message ${itemId} is in task ${task.taskId} already`);
   notFinal(task);
-  const data = { itemId, messageId: itemId, text, language, ...(movedFrom ? { movedFrom: { ...movedFrom } } : {}) };
+  const data = {
+    itemId,
+    messageId: itemId,
+    text,
+    language,
+    ...(movedFrom ? { movedFrom: { ...movedFrom } } : {}),
+    // Only an integration's channel is recorded: it is what changes how paid work is confirmed.
+    ...(channel === 'api' ? { channel } : {}),
+  };
   return [{ type: 'MessageDeliveredToInbox', data }];
 }
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../decider';
+import { assertNever, DomainError } from '../decider';
 import type {
   ApprovePlanBudget,
   ChangeChecklistItem,
@@ -9,7 +9,7 @@ import type {
 import { TaskErrors } from './task-errors';
 import type { TaskEvent } from './task-events';
 import { existing, invalid, notFinal } from './task-guards';
-import type { TaskState } from './task-state';
+import type { ChecklistEvidence, ChecklistItem, ChecklistItemOutput, TaskState } from './task-state';
 
 export function updateBrief(command: UpdateBrief, state: TaskState): TaskEvent[] {
   const task = notFinal(state);
@@ -18,7 +18,7 @@ export function updateBrief(command: UpdateBrief, state: TaskState): TaskEvent[]
   return [{ type: 'BriefUpdated', data: { version, brief: command.brief, by: command.by } }];
 }
 
-type Planned = PlanChecklist['items'][number];
+type Planned = Omit<PlanChecklist['items'][number], 'output'> & { output?: ChecklistItemOutput | null };
 
 const samePlan = (current: readonly Planned[], next: readonly Planned[]): boolean =>
   current.length === next.length &&
@@ -27,6 +27,7 @@ const samePlan = (current: readonly Planned[], next: readonly Planned[]): boolea
       item.itemId === next[i].itemId &&
       item.title === next[i].title &&
       (item.needsConfirmation === true) === (next[i].needsConfirmation === true) &&
+      JSON.stringify(item.output ?? null) === JSON.stringify(next[i].output ?? null) &&
       item.dependsOn.length === next[i].dependsOn.length &&
       item.dependsOn.every((d, j) => d === next[i].dependsOn[j]),
   );
@@ -39,11 +40,12 @@ export function planChecklist(command: PlanChecklist, state: TaskState): TaskEve
   const unknown = command.items.flatMap((i) => i.dependsOn).find((d) => !ids.has(d));
   if (unknown !== undefined) invalid(`A checklist item depends on unknown item ${unknown}`);
   if (samePlan(task.checklist, command.items)) return [];
-  const items = command.items.map(({ itemId, title, dependsOn, needsConfirmation }) => ({
+  const items = command.items.map(({ itemId, title, dependsOn, needsConfirmation, output }) => ({
     itemId,
     title,
     dependsOn: [...dependsOn],
     ...(needsConfirmation === true ? { needsConfirmation: true } : {}),
+    ...(output !== undefined ? { output: { ...output } } : {}),
   }));
   return [{ type: 'ChecklistPlanned', data: { items } }];
 }
@@ -52,9 +54,16 @@ export function changeChecklistItem(command: ChangeChecklistItem, state: TaskSta
   const task = notFinal(state);
   const item = task.checklist.find((i) => i.itemId === command.itemId);
   if (!item) throw new DomainError(TaskErrors.CHECKLIST_ITEM_NOT_FOUND, `No checklist item ${command.itemId}`);
+  if (command.evidence !== undefined) evidenceMatchesOutput(item, command.evidence);
   const sameEvidence =
     command.evidence === undefined || JSON.stringify(command.evidence) === JSON.stringify(item.evidence);
-  if (item.status === command.status && (command.note === undefined || command.note === item.note) && sameEvidence)
+  const links = (command.linkedArtifactIds ?? []).filter((id) => !item.linkedArtifactIds.includes(id));
+  if (
+    item.status === command.status &&
+    (command.note === undefined || command.note === item.note) &&
+    sameEvidence &&
+    links.length === 0
+  )
     return [];
   const { itemId, status, note, evidence } = command;
   return [
@@ -65,9 +74,42 @@ export function changeChecklistItem(command: ChangeChecklistItem, state: TaskSta
         status,
         ...(note !== undefined ? { note } : {}),
         ...(evidence !== undefined ? { evidence } : {}),
+        ...(links.length > 0 ? { linkedArtifactIds: [...new Set(links)] } : {}),
       },
     },
   ];
+}
+
+/**
+ * Evidence shows an item done only when it is what the item declared it delivers: an artefact
+ * version for an artefact, that many completed jobs for media (the jobs themselves are checked on
+ * their streams by the caller), the person's review for a decision. An item without a declared
+ * output takes any kind.
+ */
+function evidenceMatchesOutput(item: ChecklistItem, evidence: ChecklistEvidence): void {
+  const output = item.output;
+  if (output === null) return;
+  const refuse = (message: string) => {
+    throw new DomainError(TaskErrors.EVIDENCE_MISMATCH, message);
+  };
+  switch (output.kind) {
+    case 'artifact':
+      if (evidence.kind !== 'artifact_version') refuse(`Item ${item.itemId} delivers an artefact version`);
+      return;
+    case 'decision':
+      if (evidence.kind !== 'review') refuse(`Item ${item.itemId} is the person's decision: a resolved review card`);
+      return;
+    case 'media': {
+      const jobs = evidence.kind === 'job' ? 1 : evidence.kind === 'jobs' ? evidence.jobIds.length : 0;
+      if (jobs < output.count)
+        refuse(
+          `Item ${item.itemId} delivers ${output.count} ${output.media} job${output.count === 1 ? '' : 's'}: the evidence names ${jobs}`,
+        );
+      return;
+    }
+    default:
+      assertNever(output, 'checklist item output');
+  }
 }
 
 export function approvePlanBudget(command: ApprovePlanBudget, state: TaskState): TaskEvent[] {

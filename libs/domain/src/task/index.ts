@@ -4,7 +4,8 @@ export * from './task-commands';
 export * from './task-errors';
 export * from './task-queries';
 export * from './task-waiting';
-export { withItemChange, type ItemProgress } from './checklist-rules';
+export { linked, withItemChange, type ItemProgress } from './checklist-rules';
+export { planBudgetIdForCard } from './task-ids';
 /** The guards the deciders use, for callers that need a narrowed task or a typed refusal. */
 export { existing as existingTask, notFinal as notFinalTask, runnable } from './task-guards';
 export { taskDecider, decideTask } from './task-decider';

@@ -5,7 +5,10 @@ import type {
   CheckpointDecision,
   CheckpointKind,
   ChecklistEvidence,
+  ChecklistItemOutput,
   ChecklistItemStatus,
+  InboxChannel,
+  PlanQuote,
   ClaimReleaseReason,
   ContinuationDecision,
   ContinuationReason,
@@ -36,6 +39,8 @@ export type DeliverMessage = {
   text: string;
   language: string;
   movedFrom?: { taskId: string; note: string; consumedThere: boolean };
+  /** How the message came in; `api` is an integration's (see MessageDeliveredToInbox). */
+  channel?: InboxChannel;
 };
 /** `by` is the user id of the person withdrawing their message. */
 export type WithdrawInboxItem = { type: 'WithdrawInboxItem'; itemId: string; by: string };
@@ -64,6 +69,12 @@ export type OpenCheckpoint = {
   /** A review's checklist item; it must be in the plan. */
   itemId?: string;
   options?: readonly { optionId: string; label: string }[];
+  /** An approval: the sha-256 of the call as the card shows it. */
+  argumentsHash?: string;
+  /** A paid call's approval: the quote it shows. */
+  callQuote?: { quoteId: string; amountMinor: number; currency: string };
+  /** A budget card: the plan's paid work and its total. */
+  planQuote?: PlanQuote;
 };
 export type ResolveCheckpoint = {
   type: 'ResolveCheckpoint';
@@ -111,7 +122,13 @@ export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor };
 /** Item ids are unique and every `dependsOn` names an item of the same plan. */
 export type PlanChecklist = {
   type: 'PlanChecklist';
-  items: readonly { itemId: string; title: string; dependsOn: readonly string[]; needsConfirmation?: boolean }[];
+  items: readonly {
+    itemId: string;
+    title: string;
+    dependsOn: readonly string[];
+    needsConfirmation?: boolean;
+    output?: ChecklistItemOutput;
+  }[];
 };
 export type ChangeChecklistItem = {
   type: 'ChangeChecklistItem';
@@ -120,6 +137,8 @@ export type ChangeChecklistItem = {
   note?: string;
   /** Verified by the caller against the streams (the decider cannot read them). */
   evidence?: ChecklistEvidence;
+  /** Artefacts the caller found behind the evidence (a job's output): linked to the item. */
+  linkedArtifactIds?: readonly string[];
 };
 /** `amountMinor` in the currency's minor unit; `approvedBy` is a user id. */
 export type ApprovePlanBudget = {

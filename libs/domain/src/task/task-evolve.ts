@@ -14,6 +14,7 @@ import {
   type TaskState,
 } from './task-state';
 import { openCheckpointCount, settleRunnableStatus } from './task-waiting';
+import { planBudgetIdForCard } from './task-ids';
 
 /** `active` and `waiting` follow from whether a checkpoint is open (task-waiting.ts); other statuses are kept. */
 function settle(task: ExistingTask): ExistingTask {
@@ -49,6 +50,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     checklist: [],
     continuation: null,
     budgets: [],
+    directedBy: 'person',
     artifacts: {},
     notices: {},
     summary: null,
@@ -110,13 +112,20 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
     case 'BriefUpdated':
       return { ...task, brief: { version: event.data.version, text: event.data.brief } };
     case 'ChecklistPlanned': {
-      // A re-plan (a change of direction) keeps what items of the same id had: status, note, evidence.
+      // A re-plan (a change of direction) keeps what items of the same id had: status, note,
+      // evidence and the artefacts linked to them.
       const before = new Map(task.checklist.map((i) => [i.itemId, i]));
       return {
         ...task,
-        checklist: event.data.items.map(({ itemId, title, dependsOn, needsConfirmation }) => {
+        checklist: event.data.items.map(({ itemId, title, dependsOn, needsConfirmation, output }) => {
           const kept = before.get(itemId);
-          const planned = { itemId, title, dependsOn, needsConfirmation: needsConfirmation === true };
+          const planned = {
+            itemId,
+            title,
+            dependsOn,
+            needsConfirmation: needsConfirmation === true,
+            output: output ?? null,
+          };
           return kept
             ? {
                 ...planned,
@@ -124,8 +133,16 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
                 note: kept.note,
                 evidence: kept.evidence,
                 reviewCheckpointId: kept.reviewCheckpointId,
+                linkedArtifactIds: kept.linkedArtifactIds,
               }
-            : { ...planned, status: 'pending' as const, note: null, evidence: null, reviewCheckpointId: null };
+            : {
+                ...planned,
+                status: 'pending' as const,
+                note: null,
+                evidence: null,
+                reviewCheckpointId: null,
+                linkedArtifactIds: [],
+              };
         }),
       };
     }
@@ -135,7 +152,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         checklist: task.checklist.map((i) => (i.itemId === event.data.itemId ? withItemChange(i, event.data) : i)),
       };
     case 'MessageDeliveredToInbox': {
-      const { itemId, messageId, text, language, movedFrom } = event.data;
+      const { itemId, messageId, text, language, movedFrom, channel } = event.data;
       const item: InboxItem = {
         itemId,
         messageId,
@@ -146,6 +163,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         replacements: 0,
         movedTo: null,
         movedFrom: movedFrom ? { taskId: movedFrom.taskId, consumedThere: movedFrom.consumedThere } : null,
+        channel: channel ?? 'ui',
       };
       return { ...task, inbox: { ...task.inbox, [itemId]: item } };
     }
@@ -165,10 +183,13 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
     }
     case 'InboxItemsClaimed': {
       const { turnId, step, itemIds } = event.data;
+      // Fail closed: one integration message in the claim makes the work integration-directed.
+      const fromIntegration = itemIds.some((id) => task.inbox[id]?.channel === 'api');
       return {
         ...task,
         inbox: withItems(task, itemIds, (i) => ({ ...i, status: 'claimed', claimedBy: { turnId, step } })),
         claims: { ...task.claims, [claimKey(turnId, step)]: { turnId, step, itemIds, released: false } },
+        directedBy: fromIntegration ? 'integration' : 'person',
       };
     }
     case 'InboxItemsReleased': {
@@ -199,7 +220,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
     }
     case 'CheckpointOpened': {
       const { checkpointId, turnId, kind, callId, question, itemId, options } = event.data;
-      const checkpoint = {
+      const checkpoint: Checkpoint = {
         checkpointId,
         turnId,
         kind,
@@ -207,6 +228,9 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         question,
         itemId: itemId ?? null,
         options: options ?? [],
+        argumentsHash: event.data.argumentsHash ?? null,
+        callQuote: event.data.callQuote ?? null,
+        planQuote: event.data.planQuote ?? null,
         resolution: null,
       };
       const checklist =
@@ -219,8 +243,14 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       return resolved(task, event.data, event.recordedBy?.kind === 'agent');
     case 'AutonomyChanged':
       return { ...task, autonomy: event.data.level };
-    case 'PlanBudgetApproved':
-      return { ...task, budgets: [...task.budgets, event.data] };
+    case 'PlanBudgetApproved': {
+      if (task.budgets.some((b) => b.budgetId === event.data.budgetId)) return task;
+      const { budgetId, amountMinor, currency, approvedBy } = event.data;
+      return {
+        ...task,
+        budgets: [...task.budgets, { budgetId, amountMinor, currency, approvedBy, checkpointId: null }],
+      };
+    }
     case 'TaskPaused':
       return isFinalTask(task) ? task : { ...task, status: 'paused' };
     case 'TaskResumed':
@@ -291,7 +321,10 @@ function resolved(
   };
   const checkpoints = { ...task.checkpoints, [data.checkpointId]: { ...checkpoint, resolution } };
   const callId = checkpoint.kind === 'approval' ? checkpoint.callId : null;
-  if (callId === null) return { ...task, checkpoints, continuation: resumedByPerson(task, checkpoint, data.decision) };
+  if (callId === null) {
+    const continuation = resumedByPerson({ ...task, checkpoints }, checkpoint, data.decision);
+    return { ...task, checkpoints, continuation, budgets: withCardBudget(task.budgets, checkpoint, data) };
+  }
   if (data.decision !== 'approve' && data.decision !== 'reject') return { ...task, checkpoints };
   const approval = {
     callId,
@@ -304,17 +337,37 @@ function resolved(
 
 /**
  * A card opened when its turn closed (a review the runtime opened with the continuation decision,
- * a question the agent asked before ending its turn) has no turn waiting on it: the person's
- * answer owes the task a new turn. A rejection owes none: the person says what comes next.
+ * a budget card, a question the agent asked before ending its turn) has no turn waiting on it:
+ * the person's answer owes the task a new turn, once the last such card is answered (a review and
+ * the plan's budget card are answered one after the other, and the task goes on once). Rejecting
+ * a review owes none: the person says what comes next. Declining a budget owes one: the agent goes
+ * on and each paid call asks on its own.
  */
 function resumedByPerson(
   task: ExistingTask,
   checkpoint: Checkpoint,
   decision: CheckpointDecision,
 ): ExistingTask['continuation'] {
-  if (decision === 'reject' || task.activeTurnId === checkpoint.turnId || task.continuation === null)
-    return task.continuation;
+  if (task.activeTurnId === checkpoint.turnId || task.continuation === null) return task.continuation;
+  if (decision === 'reject' && checkpoint.kind !== 'budget') return task.continuation;
+  if (Object.values(task.checkpoints).some((c) => c.resolution === null)) return task.continuation;
   return { ...task.continuation, pending: true, pendingBy: 'person' };
+}
+
+/** An approved budget card is the plan's budget: its quote's total, approved by the person once. */
+function withCardBudget(
+  budgets: ExistingTask['budgets'],
+  checkpoint: Checkpoint,
+  data: Extract<TaskEvent, { type: 'CheckpointResolved' }>['data'],
+): ExistingTask['budgets'] {
+  if (checkpoint.kind !== 'budget' || checkpoint.planQuote === null || data.decision !== 'approve') return budgets;
+  const budgetId = planBudgetIdForCard(checkpoint.checkpointId);
+  if (budgets.some((b) => b.budgetId === budgetId)) return budgets;
+  const { amountMinor, currency } = checkpoint.planQuote;
+  return [
+    ...budgets,
+    { budgetId, amountMinor, currency, approvedBy: data.resolvedBy, checkpointId: checkpoint.checkpointId },
+  ];
 }
 
 function stoppedTask(task: OpenTask, by: Extract<TaskEvent, { type: 'TaskStopped' }>['data']['by']): ExistingTask {

@@ -4,6 +4,10 @@ export type TaskKind = EventDataMap['TaskCreated']['kind'];
 export type AutonomyLevel = EventDataMap['AutonomyChanged']['level'];
 export type ChecklistItemStatus = EventDataMap['ChecklistItemChanged']['status'];
 export type ChecklistEvidence = NonNullable<EventDataMap['ChecklistItemChanged']['evidence']>;
+export type ChecklistItemOutput = NonNullable<EventDataMap['ChecklistPlanned']['items'][number]['output']>;
+export type PlanQuote = NonNullable<EventDataMap['CheckpointOpened']['planQuote']>;
+export type CallQuote = NonNullable<EventDataMap['CheckpointOpened']['callQuote']>;
+export type InboxChannel = NonNullable<EventDataMap['MessageDeliveredToInbox']['channel']>;
 export type ContinuationDecision = EventDataMap['ContinuationDecided']['decision'];
 export type ContinuationReason = EventDataMap['ContinuationDecided']['reason'];
 export type ProgressKind = EventDataMap['ContinuationDecided']['progress'][number];
@@ -40,6 +44,8 @@ export interface InboxItem {
   movedTo: { taskId: string; consumed: boolean } | null;
   /** Set when the message arrived here by a move or a merge from another task. */
   movedFrom: { taskId: string; consumedThere: boolean } | null;
+  /** How it came in: `api` is an integration's token (an external system), else the person. */
+  channel: InboxChannel;
 }
 
 export interface InboxClaim {
@@ -62,6 +68,12 @@ export interface Checkpoint {
   /** The checklist item a review is about. */
   itemId: string | null;
   options: readonly { optionId: string; label: string }[];
+  /** An approval: the sha-256 of the call as the card showed it. */
+  argumentsHash: string | null;
+  /** A paid call's approval: the quote it showed. */
+  callQuote: CallQuote | null;
+  /** A budget card: the plan's paid work and its total. */
+  planQuote: PlanQuote | null;
   resolution: { decision: CheckpointDecision; answer: string | null; choice: string | null; resolvedBy: string } | null;
 }
 
@@ -87,6 +99,23 @@ export interface ChecklistItem {
   needsConfirmation: boolean;
   /** The latest review card about this item, if any (its state is in `checkpoints`). */
   reviewCheckpointId: string | null;
+  /** What the item delivers, when the plan says (evidence must match it). */
+  output: ChecklistItemOutput | null;
+  /** Artefacts made or used for the item; kept across status changes and re-plans of its id. */
+  linkedArtifactIds: string[];
+}
+
+/**
+ * Money the person approved for the task's plan: an `approvePlanBudget` (PlanBudgetApproved) or
+ * the approval of a budget card (its budget id derives from the card, task-ids.ts).
+ */
+export interface PlanBudget {
+  budgetId: string;
+  amountMinor: number;
+  currency: string;
+  approvedBy: string;
+  /** The budget card it was approved through, if any. */
+  checkpointId: string | null;
 }
 
 /** What every existing task carries, whatever its status. */
@@ -108,7 +137,13 @@ export interface TaskBase {
   autonomy: AutonomyLevel;
   brief: { version: number; text: string } | null;
   checklist: readonly ChecklistItem[];
-  budgets: readonly EventDataMap['PlanBudgetApproved'][];
+  budgets: readonly PlanBudget[];
+  /**
+   * Who the latest instruction the task's steps claimed came from: `integration` when a claim
+   * held a message an integration's token sent (DESIGN.md §5: its paid work is confirmed call by
+   * call), `person` otherwise; the origin message is the first claimed.
+   */
+  directedBy: 'person' | 'integration';
   /** The runtime's last continuation decision (plan-continuation.ts), null before the first. */
   continuation: Continuation | null;
   /** Per artefact: the highest version any change notice of this task reached. */

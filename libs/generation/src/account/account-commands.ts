@@ -30,6 +30,10 @@ export type ApproveBudget = {
   type: 'ApproveBudget';
   budgetId: string;
   taskId?: string;
+  /** Covers this one job only (a paid call's card asked for money beyond the budgets). */
+  jobId?: string;
+  /** The card it was approved through. */
+  checkpointId?: string;
   amountMinor: number;
   currency: string;
   approvedBy: string;
@@ -49,10 +53,26 @@ export type SetLimits = {
 };
 
 /**
- * Holds the quote's amount for the job before its submit: within the approved budgets, and
- * either approved by a person or within the auto-approve limits. Once per job.
+ * How the task lets paid calls go ahead without their own card (the generation service reads it
+ * from the task: its autonomy and who directed the work). `per_call`: every call waits for the
+ * person's approval of its quote. `within_plan`: the task's plan budget, then the workspace's
+ * auto-approve limits, let a call go ahead.
  */
-export type ReserveFunds = { type: 'ReserveFunds'; jobId: string; quoteId: string; at: string; expiresAt: string };
+export type PaymentMode = 'per_call' | 'within_plan';
+
+/**
+ * Holds the quote's amount for the job before its submit: within the approved budgets, and
+ * approved by a person, within the task's plan budget, or within the auto-approve limits. Once
+ * per job. `mode` absent is `within_plan`.
+ */
+export type ReserveFunds = {
+  type: 'ReserveFunds';
+  jobId: string;
+  quoteId: string;
+  at: string;
+  expiresAt: string;
+  mode?: PaymentMode;
+};
 
 /** Returns a reservation that never reached submit (the job failed first, or it expired). */
 export type ReleaseReservation = { type: 'ReleaseReservation'; jobId: string; reason: ReleaseReason; at: string };

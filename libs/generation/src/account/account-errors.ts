@@ -43,6 +43,16 @@ export const PaymentRefusals = {
   DAILY_LIMIT_EXCEEDED: 'PAYMENT_DAILY_LIMIT_EXCEEDED',
   /** Reserved and spent money plus this quote would pass the approved budgets. */
   BUDGET_EXCEEDED: 'PAYMENT_BUDGET_EXCEEDED',
+  /**
+   * The task has a plan budget and this quote would take its plan-approved money past it: the
+   * scope or the cost grew beyond the approved plan, so the person is asked again with the quote.
+   */
+  PLAN_BUDGET_EXCEEDED: 'PAYMENT_PLAN_BUDGET_EXCEEDED',
+  /**
+   * Every paid call of this task is confirmed on its own: its autonomy is "ask before every paid
+   * step", or the work was started by an integration's token (DESIGN.md §5).
+   */
+  CALL_CONFIRMATION_REQUIRED: 'PAYMENT_CALL_CONFIRMATION_REQUIRED',
   /** A charge with no reservation held for the job. */
   NO_RESERVATION: 'PAYMENT_NO_RESERVATION',
 } as const;

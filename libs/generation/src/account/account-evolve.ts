@@ -1,7 +1,7 @@
 import { assertNever } from '@lomo/domain';
 import type { AccountEvent } from './account-events';
 import { totalsOf } from './account-guards';
-import { dayKey, type AccountState, type CurrencyTotals, type JobLedger } from './account-state';
+import { dayKey, planKey, type AccountState, type CurrencyTotals, type JobLedger } from './account-state';
 
 function withTotals(
   state: AccountState,
@@ -12,11 +12,24 @@ function withTotals(
   return { ...state.totals, [currency]: { ...before, ...change(before) } };
 }
 
-/** Auto-approved money counts against its day while it is held or spent; a release or a refund gives it back. */
+/**
+ * Money not approved call by call (auto- or plan-approved) counts against its day while it is
+ * held or spent; a release or a refund gives it back.
+ */
 function withDayUse(state: AccountState, ledger: JobLedger, delta: number): AccountState['autoApprovedByDay'] {
-  if (ledger.authorization !== 'auto_approved') return state.autoApprovedByDay;
+  if (ledger.authorization === 'quote_approved') return state.autoApprovedByDay;
   const key = dayKey(ledger.currency, ledger.day);
   return { ...state.autoApprovedByDay, [key]: (state.autoApprovedByDay[key] ?? 0) + delta };
+}
+
+/** Plan-approved money counts against its task's plan while it is held or spent. */
+function withPlanUse(state: AccountState, ledger: JobLedger, delta: number): AccountState['plans'] {
+  if (ledger.authorization !== 'plan_approved') return state.plans;
+  const taskId = state.quotes[ledger.quoteId]?.taskId;
+  if (taskId === undefined) return state.plans;
+  const key = planKey(taskId, ledger.currency);
+  const plan = state.plans[key] ?? { budgetMinor: 0, heldMinor: 0 };
+  return { ...state.plans, [key]: { ...plan, heldMinor: plan.heldMinor + delta } };
 }
 
 const recorded = (state: AccountState, entryId: string): AccountState['entryIds'] => ({
@@ -48,13 +61,32 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return { ...state, quotes: { ...state.quotes, [record.quote.quoteId]: { ...record, approval } } };
     }
     case 'BudgetApproved': {
-      const { budgetId, taskId, amountMinor, currency, approvedBy, approvedAt } = event.data;
+      const { budgetId, taskId, jobId, checkpointId, amountMinor, currency, approvedBy, approvedAt } = event.data;
       if (event.recordedBy?.kind === 'agent' || state.budgets[budgetId] !== undefined) return state;
-      const budget = { budgetId, taskId: taskId ?? null, amountMinor, currency, approvedBy, approvedAt };
+      const budget = {
+        budgetId,
+        taskId: taskId ?? null,
+        jobId: jobId ?? null,
+        checkpointId: checkpointId ?? null,
+        amountMinor,
+        currency,
+        approvedBy,
+        approvedAt,
+      };
+      // A task's budget without a job is its plan's; a job's budget only adds to the workspace's.
+      const plans =
+        taskId === undefined || jobId !== undefined
+          ? state.plans
+          : (() => {
+              const key = planKey(taskId, currency);
+              const plan = state.plans[key] ?? { budgetMinor: 0, heldMinor: 0 };
+              return { ...state.plans, [key]: { ...plan, budgetMinor: plan.budgetMinor + amountMinor } };
+            })();
       return {
         ...state,
         budgets: { ...state.budgets, [budgetId]: budget },
         totals: withTotals(state, currency, (t) => ({ budgetMinor: t.budgetMinor + amountMinor })),
+        plans,
       };
     }
     case 'LimitsSet':
@@ -80,6 +112,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         entryIds: recorded(state, d.entryId),
         totals: withTotals(state, d.currency, (t) => ({ reservedMinor: t.reservedMinor + d.amountMinor })),
         autoApprovedByDay: withDayUse(state, ledger, d.amountMinor),
+        plans: withPlanUse(state, ledger, d.amountMinor),
       };
     }
     case 'ReservationReleased': {
@@ -95,6 +128,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
           releasedMinor: t.releasedMinor + ledger.amountMinor,
         })),
         autoApprovedByDay: withDayUse(state, ledger, -ledger.amountMinor),
+        plans: withPlanUse(state, ledger, -ledger.amountMinor),
       };
     }
     case 'JobCharged': {
@@ -124,6 +158,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         entryIds: recorded(state, d.entryId),
         totals: withTotals(state, ledger.currency, (t) => ({ refundedMinor: t.refundedMinor + ledger.amountMinor })),
         autoApprovedByDay: withDayUse(state, ledger, -ledger.amountMinor),
+        plans: withPlanUse(state, ledger, -ledger.amountMinor),
       };
     }
     default:

@@ -14,6 +14,9 @@ export interface QuoteRecord {
 export interface BudgetRecord {
   budgetId: string;
   taskId: string | null;
+  /** A budget for one job (a paid call's card approved beyond the budgets): never a plan's. */
+  jobId: string | null;
+  checkpointId: string | null;
   amountMinor: number;
   currency: string;
   approvedBy: string;
@@ -88,9 +91,21 @@ export interface AccountState {
   /** Every ledger entry id folded so far: the same entry again is a no-op. */
   entryIds: Readonly<Record<string, true>>;
   totals: Readonly<Record<string, CurrencyTotals>>;
-  /** Auto-approved money still held or spent, by `${currency}/${day}`. */
+  /** Money not approved call by call (auto- or plan-approved) still held or spent, by `${currency}/${day}`. */
   autoApprovedByDay: Readonly<Record<string, number>>;
+  /**
+   * Per task plan, by `${taskId}/${currency}`: its approved plan budgets, and the plan-approved
+   * money its jobs hold or spent (a release or a refund gives it back). Running sums kept by evolve.
+   */
+  plans: Readonly<Record<string, PlanTotals>>;
 }
+
+export interface PlanTotals {
+  budgetMinor: number;
+  heldMinor: number;
+}
+
+export const planKey = (taskId: string, currency: string): string => `${taskId}/${currency}`;
 
 export const initialAccountState = (): AccountState => ({
   quotes: {},
@@ -101,6 +116,7 @@ export const initialAccountState = (): AccountState => ({
   entryIds: {},
   totals: {},
   autoApprovedByDay: {},
+  plans: {},
 });
 
 export const emptyTotals = (): CurrencyTotals => ({

@@ -69,14 +69,23 @@ export function approveBudget(command: ApproveBudget, state: AccountState): Acco
   currencyCode(command.currency);
   const known = state.budgets[command.budgetId];
   if (known !== undefined) {
-    if (known.amountMinor === command.amountMinor && known.currency === command.currency) return [];
+    if (
+      known.amountMinor === command.amountMinor &&
+      known.currency === command.currency &&
+      known.taskId === (command.taskId ?? null) &&
+      known.jobId === (command.jobId ?? null)
+    )
+      return [];
     return refuse(AccountErrors.BUDGET_CONFLICT, `Budget ${command.budgetId} was approved with another amount`, {
       budgetId: command.budgetId,
     });
   }
+  if (command.jobId !== undefined && command.taskId === undefined) invalid('A job’s budget names its task');
   const data = {
     budgetId: command.budgetId,
     ...(command.taskId !== undefined ? { taskId: command.taskId } : {}),
+    ...(command.jobId !== undefined ? { jobId: command.jobId } : {}),
+    ...(command.checkpointId !== undefined ? { checkpointId: command.checkpointId } : {}),
     amountMinor: command.amountMinor,
     currency: command.currency,
     approvedBy: command.approvedBy,

@@ -1,10 +1,11 @@
 import { assertNever } from '@lomo/domain';
 import type { ChargeJob, RefundJob, ReleaseReservation, ReserveFunds } from './account-commands';
 import { AccountErrors, PaymentNotAuthorizedError, PaymentRefusals } from './account-errors';
-import type { AccountEvent } from './account-events';
+import type { AccountEvent, ReservationAuthorization } from './account-events';
 import { availableOf, instant, invalid, refuse, spentOf, totalsOf } from './account-guards';
 import { ledgerEntryId } from './account-ids';
-import { DEFAULT_TIME_ZONE, dayKey, type AccountState } from './account-state';
+import { DEFAULT_TIME_ZONE, dayKey, planKey, type AccountState } from './account-state';
+import type { GenerationQuoteData } from '../job/job-events';
 import { dayInTimeZone } from './workspace-day';
 
 // The ledger of one job: reserved → released, or reserved → charged → refunded, one entry of each
@@ -14,12 +15,20 @@ import { dayInTimeZone } from './workspace-day';
 
 /**
  * Holds the quoted amount before the submit. Refused, with nothing appended, unless it fits the
- * approved budgets (reserved + spent + amount ≤ budgets) and either a person approved the quote
- * or it is within the auto-approve limits: at most the per-call limit, and with the other
- * auto-approved money of the workspace's day (in its time zone, at the command's time) at most
- * the daily limit. The refusal carries the quote so the caller can ask the person at a
- * checkpoint (DESIGN.md §5). A person's approval stands in for the auto-approve limits, never for
- * the budget.
+ * approved budgets (reserved + spent + amount ≤ budgets) and one of these authorizes it:
+ *
+ * - a person approved the quote (`quote_approved`): it stands in for the limits and the plan;
+ * - `per_call` mode (the task asks before every paid step, or an integration directed it): nothing
+ *   else does, CALL_CONFIRMATION_REQUIRED;
+ * - the task has a plan budget (`plan_approved`): the plan's held and spent money plus this quote
+ *   stays within it (else PLAN_BUDGET_EXCEEDED: the scope grew, the person is asked again), and,
+ *   when limits are set, within the daily limit;
+ * - the auto-approve limits (`auto_approved`): at most the per-call limit, and with the other money
+ *   of the workspace's day (in its time zone, at the command's time) at most the daily limit.
+ *
+ * Money not approved call by call counts against the daily limit. The refusal carries the quote so
+ * the caller can ask the person at a checkpoint (DESIGN.md §5). A person's approval of one quote
+ * stands in for the limits and the plan, never for the budget.
  */
 export function reserveFunds(command: ReserveFunds, state: AccountState): AccountEvent[] {
   if (state.jobs[command.jobId] !== undefined) return [];
@@ -46,24 +55,8 @@ export function reserveFunds(command: ReserveFunds, state: AccountState): Accoun
     );
   const limits = state.limits;
   const day = dayInTimeZone(reservedAt, limits?.timeZone ?? DEFAULT_TIME_ZONE);
-  let authorization: 'quote_approved' | 'auto_approved' = 'quote_approved';
-  if (record.approval === null) {
-    const perCall = limits !== null && limits.currency === currency ? limits.perCallAutoApproveMinor : 0;
-    if (limits === null || limits.currency !== currency || amountMinor > perCall)
-      throw new PaymentNotAuthorizedError(
-        PaymentRefusals.QUOTE_NOT_APPROVED,
-        `Quote ${command.quoteId} (${amountMinor} ${currency}) needs a person's approval`,
-        { quote, perCallAutoApproveMinor: perCall },
-      );
-    const used = state.autoApprovedByDay[dayKey(currency, day)] ?? 0;
-    if (used + amountMinor > limits.dailyAutoApproveMinor)
-      throw new PaymentNotAuthorizedError(
-        PaymentRefusals.DAILY_LIMIT_EXCEEDED,
-        `Auto-approving quote ${command.quoteId} would pass the daily limit of ${day} (${used} of ${limits.dailyAutoApproveMinor} ${currency} used)`,
-        { quote, day, usedMinor: used, dailyAutoApproveMinor: limits.dailyAutoApproveMinor },
-      );
-    authorization = 'auto_approved';
-  }
+  const authorization: ReservationAuthorization =
+    record.approval !== null ? 'quote_approved' : withoutApproval(command, state, quote, day);
   const data = {
     entryId: ledgerEntryId(command.jobId, 'reservation'),
     jobId: command.jobId,
@@ -76,6 +69,56 @@ export function reserveFunds(command: ReserveFunds, state: AccountState): Accoun
     expiresAt,
   };
   return [{ type: 'FundsReserved', data }];
+}
+
+type RefusedQuote = GenerationQuoteData & { jobId: string; taskId: string; callId: string };
+
+/** A quote no person approved: the task's plan budget, else the auto-approve limits, else refused. */
+function withoutApproval(
+  command: ReserveFunds,
+  state: AccountState,
+  quote: RefusedQuote,
+  day: string,
+): 'plan_approved' | 'auto_approved' {
+  const { amountMinor, currency } = quote;
+  if ((command.mode ?? 'within_plan') === 'per_call')
+    throw new PaymentNotAuthorizedError(
+      PaymentRefusals.CALL_CONFIRMATION_REQUIRED,
+      `Quote ${quote.quoteId} (${amountMinor} ${currency}) needs the person's approval: every paid call of this task is confirmed on its own`,
+      { quote },
+    );
+  const limits = state.limits && state.limits.currency === currency ? state.limits : null;
+  const used = state.autoApprovedByDay[dayKey(currency, day)] ?? 0;
+  const plan = state.plans[planKey(quote.taskId, currency)];
+  if (plan !== undefined && plan.budgetMinor > 0) {
+    if (plan.heldMinor + amountMinor > plan.budgetMinor)
+      throw new PaymentNotAuthorizedError(
+        PaymentRefusals.PLAN_BUDGET_EXCEEDED,
+        `Quote ${quote.quoteId} (${amountMinor} ${currency}) goes beyond the plan's approved budget (${plan.heldMinor} of ${plan.budgetMinor} ${currency} used)`,
+        { quote, planBudgetMinor: plan.budgetMinor, planUsedMinor: plan.heldMinor },
+      );
+    if (limits !== null && used + amountMinor > limits.dailyAutoApproveMinor)
+      throw dailyLimit(quote, day, used, limits.dailyAutoApproveMinor);
+    return 'plan_approved';
+  }
+  const perCall = limits?.perCallAutoApproveMinor ?? 0;
+  if (limits === null || amountMinor > perCall)
+    throw new PaymentNotAuthorizedError(
+      PaymentRefusals.QUOTE_NOT_APPROVED,
+      `Quote ${quote.quoteId} (${amountMinor} ${currency}) needs a person's approval`,
+      { quote, perCallAutoApproveMinor: perCall },
+    );
+  if (used + amountMinor > limits.dailyAutoApproveMinor)
+    throw dailyLimit(quote, day, used, limits.dailyAutoApproveMinor);
+  return 'auto_approved';
+}
+
+function dailyLimit(quote: RefusedQuote, day: string, used: number, daily: number): PaymentNotAuthorizedError {
+  return new PaymentNotAuthorizedError(
+    PaymentRefusals.DAILY_LIMIT_EXCEEDED,
+    `Quote ${quote.quoteId} without its own approval would pass the daily limit of ${day} (${used} of ${daily} ${quote.currency} used)`,
+    { quote, day, usedMinor: used, dailyAutoApproveMinor: daily },
+  );
 }
 
 /**

@@ -17,6 +17,15 @@ function checkInvariants(model: GenerationProcessModel): void {
       expect(t.chargedMinor - t.refundedMinor).toBeLessThanOrEqual(t.budgetMinor);
       expect(t.chargedMinor - t.refundedMinor + t.reservedMinor).toBeLessThanOrEqual(t.budgetMinor);
     }
+    // A plan's own money: what its plan-approved jobs hold or spent never passes its approved plan budget.
+    for (const [plan, p] of Object.entries(account.plans))
+      expect({ plan, within: p.heldMinor >= 0 && p.heldMinor <= p.budgetMinor }).toEqual({ plan, within: true });
+    // Money not approved call by call never passes the daily limit of its day.
+    for (const [day, used] of Object.entries(account.autoApprovedByDay))
+      expect({ day, within: used <= (account.limits?.dailyAutoApproveMinor ?? 0) }).toEqual({ day, within: true });
+    // A task that confirms every paid call: only a person's approval of the quote let it reserve.
+    for (const jobId of model.perCallReserved)
+      expect(account.jobs[jobId]?.authorization ?? 'quote_approved').toBe('quote_approved');
     for (let key = 0; key < model.setup.prices.length; key += 1) {
       const l = model.ledgerOf(ws, key);
       // charges − refunds ∈ {0, price} for every (workspace, key).
@@ -36,7 +45,7 @@ function checkInvariants(model: GenerationProcessModel): void {
 }
 
 describe('money invariant over random interleavings of submit, duplicate, timeout, callback, refund (property)', () => {
-  it('for every (workspace, key): charges − refunds ∈ {0, price}, reserved ≥ 0, spent ≤ approved budget, one job per key', () => {
+  it('for every (workspace, key): charges − refunds ∈ {0, price}, reserved ≥ 0, spent ≤ approved budget, one job per key; never beyond an approved plan budget or the daily limit, never a per-call task without its approval', () => {
     fc.assert(
       fc.property(processSetup(), processSteps(), (setup, steps) => {
         const model = new GenerationProcessModel(setup);
@@ -66,18 +75,24 @@ describe('money invariant over random interleavings of submit, duplicate, timeou
     );
   });
 
-  it('the interleavings reach every event type of both streams', () => {
+  it('the interleavings reach every event type of both streams, and every kind of reservation authorization', () => {
     const seen = new Set<string>();
+    const authorizations = new Set<string>();
     fc.assert(
       fc.property(processSetup(), processSteps(), (setup, steps) => {
         const model = new GenerationProcessModel(setup);
         for (const step of steps) model.apply(step);
         model.quiesce();
-        for (const a of model.accounts) for (const e of a.events) seen.add(e.type);
+        for (const a of model.accounts)
+          for (const e of a.events) {
+            seen.add(e.type);
+            if (e.type === 'FundsReserved') authorizations.add(e.data.authorization);
+          }
         for (const j of model.jobs.values()) for (const e of j.events) seen.add(e.type);
       }),
       { numRuns: 200, seed: 2027 },
     );
+    expect([...authorizations].sort()).toEqual(['auto_approved', 'plan_approved', 'quote_approved']);
     expect([...seen].sort()).toEqual(
       [
         'BudgetApproved',

@@ -7,7 +7,6 @@ import { AccountErrors, AccountRefusedError } from '../account/account-errors';
 import { accountEventTypes } from '../account/account-events';
 import { generationJobDecider } from '../job/job-decider';
 import { generationJobEventTypes } from '../job/job-events';
-import { generationJobId } from '../job/job-ids';
 import {
   checkApprovalCheckpoint,
   resolveApprovalCheckpoint,
@@ -136,21 +135,4 @@ async function wake(deps: ApproveQuoteDeps, c: ApprovalCheckpoint, turnId: strin
         'wake after an approved quote not published; the watchdog finds the waiting turn',
       ),
     );
-}
-
-/**
- * The quote a task's call is waiting on, if the call is a paid generation: the person's approval
- * of its card (resolveCheckpoint) is then the quote's approval, so it goes through approveQuote.
- * The call's job stream is the one place to look (its id derives from the call), not the
- * workspace's account stream, which holds every quote the workspace was ever given.
- */
-export async function quoteOfCall(store: EventStore, workspaceId: string, callId: string): Promise<string | undefined> {
-  const job = await AggregateStream.read(
-    store,
-    streams.generation(generationJobId(workspaceId, callId)),
-    generationJobDecider,
-    generationJobEventTypes,
-  );
-  const state = job.state;
-  return state.status === 'none' || state.workspaceId !== workspaceId ? undefined : state.quote.quoteId;
 }

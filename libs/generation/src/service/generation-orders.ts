@@ -13,7 +13,12 @@ import type { GenerationJobState } from '../job/job-state';
 import type { GenerationParams, GenerationProvider, MediaKind } from '../provider/generation-provider.port';
 import { GenerationKindUnavailableError } from '../provider/generation-errors';
 import { DecidedStreams } from './decided-streams';
-import type { GenerationJobView, GenerationRequestInput, GenerationRequests } from './generation-requests.port';
+import type {
+  GenerationJobView,
+  GenerationRequestInput,
+  GenerationRequests,
+  PlanWork,
+} from './generation-requests.port';
 import { jobView } from './job-view';
 
 export const GENERATION_ACTOR: Actor = { kind: 'system', component: 'generation' };
@@ -118,6 +123,30 @@ export class GenerationOrders implements GenerationRequests {
     return jobView(job, account);
   }
 
+  quotePlan(
+    work: readonly PlanWork[],
+  ): { currency: string; lines: Array<PlanWork & { amountMinor: number }> } | undefined {
+    const lines: Array<PlanWork & { amountMinor: number }> = [];
+    let currency: string | undefined;
+    for (const item of work) {
+      let quote;
+      try {
+        quote = this.providerFor(item.media).quote({
+          kind: item.media,
+          operation: DEFAULT_OPERATIONS[item.media],
+          prompt: item.itemId,
+          options: {},
+        });
+      } catch {
+        return undefined;
+      }
+      if (currency !== undefined && quote.currency !== currency) return undefined;
+      currency = quote.currency;
+      lines.push({ ...item, amountMinor: quote.amountMinor * item.count });
+    }
+    return currency === undefined ? undefined : { currency, lines };
+  }
+
   private providerFor(kind: MediaKind): Pick<GenerationProvider, 'name' | 'quote'> {
     const name = this.deps.providerFor?.(kind) ?? this.deps.providers[0].name;
     const provider = this.providers.get(name);
@@ -126,6 +155,14 @@ export class GenerationOrders implements GenerationRequests {
     return provider;
   }
 }
+
+/** The media tools' names: what a plan's default job of each kind is quoted as. */
+const DEFAULT_OPERATIONS: Readonly<Record<MediaKind, string>> = {
+  image: 'image.generate',
+  video: 'video.generate',
+  '3d': 'model3d.generate',
+  audio: 'audio.generate',
+};
 
 export function metaOf(workspaceId: string, correlationId: string, causationId: string | null): WriteMetadata {
   return { workspaceId, correlationId, causationId, actor: GENERATION_ACTOR };

@@ -45,7 +45,21 @@ export interface GenerationJobView {
   failure?: { reason: string; message: string };
 }
 
+/** One checklist item's paid work as the runtime asks it priced (libs/runtime's PlanQuoter). */
+export interface PlanWork {
+  itemId: string;
+  media: MediaKind;
+  count: number;
+}
+
 export interface GenerationRequests {
+  /**
+   * The plan's paid items priced as one job of each kind at the provider's defaults, for the
+   * plan's budget card; undefined when a kind has no provider or the prices are in several currencies.
+   */
+  quotePlan(
+    work: readonly PlanWork[],
+  ): { currency: string; lines: Array<PlanWork & { amountMinor: number }> } | undefined;
   /** Records the order once per call id (a repeat answers the same job). */
   request(input: GenerationRequestInput): Promise<GenerationJobView>;
   /** The job by its id or by the call id that ordered it, from its stream; undefined if none. */

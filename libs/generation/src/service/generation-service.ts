@@ -8,7 +8,18 @@ import {
   type IdGenerator,
   type WriteMetadata,
 } from '@lomo/contracts';
-import { DomainError, taskDecider, taskEventTypes, turnDecider, turnEventTypes, type TaskState } from '@lomo/domain';
+import {
+  DomainError,
+  planBudgetIdForCard,
+  taskDecider,
+  taskEventTypes,
+  turnDecider,
+  turnEventTypes,
+  type PlanBudget,
+  type TaskCommand,
+  type TaskEvent,
+  type TaskState,
+} from '@lomo/domain';
 import type { EventBus } from '@lomo/bus';
 import type { EventStore } from '@lomo/eventstore';
 import type { DocumentStore } from '@lomo/read-models';
@@ -22,12 +33,12 @@ import {
   type Timer,
 } from '@lomo/tools';
 import type { ArtifactCommands } from '@lomo/workspace';
-import type { AccountCommand } from '../account/account-commands';
-import { PaymentNotAuthorizedError } from '../account/account-errors';
+import type { AccountCommand, PaymentMode } from '../account/account-commands';
+import { PaymentNotAuthorizedError, PaymentRefusals } from '../account/account-errors';
 import type { SettlementStep } from '../account/settle-job';
 import type { GenerationJobCommand } from '../job/job-commands';
 import type { GenerationFailureReason } from '../job/job-events';
-import { generationArtifactId } from '../job/job-ids';
+import { generationArtifactId, generationJobId } from '../job/job-ids';
 import { shouldPersistProgress } from '../job/job-progress';
 import type { ExistingJob, SubmittedJob } from '../job/job-state';
 import {
@@ -45,9 +56,16 @@ import type {
   UpstreamResult,
 } from '../provider/generation-provider.port';
 import { GENERATION_ACTOR, GenerationOrders, metaOf, type AccountStreams, type JobStreams } from './generation-orders';
-import type { GenerationJobView, GenerationRequestInput, GenerationRequests } from './generation-requests.port';
+import type {
+  GenerationJobView,
+  GenerationRequestInput,
+  GenerationRequests,
+  PlanWork,
+} from './generation-requests.port';
 import { DEFAULT_GENERATION_TIMINGS, type GenerationTimings } from './generation-timings';
 import { planJob, type JobPlan } from './plan-job';
+import { orderHash, paymentAuthority, type CardDecision, type PaymentAuthority } from './payment-authority';
+import { DecidedStreams } from './decided-streams';
 import { planWake } from './plan-wake';
 import { CallbackLedger } from './callback-ledger';
 import { UpstreamIndex } from './upstream-index';
@@ -61,6 +79,8 @@ export interface GenerationHooks {
   afterUpstreamAccepted?: (jobId: string, upstreamJobId: string) => Promise<void> | void;
   /** Before each settlement write (the fault point between the job stream's and the account stream's appends). */
   beforeSettlementStep?: (jobId: string, step: SettlementStep) => Promise<void> | void;
+  /** The person's approval of the call's card is on the task; its quote is not approved yet (nothing ran). */
+  beforeApplyingCardApproval?: (jobId: string) => Promise<void> | void;
 }
 
 export interface GenerationCounters {
@@ -141,6 +161,8 @@ export class GenerationService implements GenerationRequests {
   readonly orders: GenerationOrders;
   private readonly jobs: JobStreams;
   private readonly accounts: AccountStreams;
+  /** Tasks are read (never written through this cache) for what they say about paying for a call. */
+  private readonly tasks: DecidedStreams<TaskCommand, TaskEvent, TaskState>;
   private readonly providers = new Map<string, GenerationProvider>();
   private readonly timer: Timer;
   private readonly timers = new Map<string, { atMs: number; cancel: CancelTimer }>();
@@ -160,6 +182,7 @@ export class GenerationService implements GenerationRequests {
     this.orders = new GenerationOrders(deps);
     this.jobs = this.orders.jobs;
     this.accounts = this.orders.accounts;
+    this.tasks = new DecidedStreams(deps.store, taskDecider, taskEventTypes, deps.ids, 1_000);
     this.upstreamIndex = new UpstreamIndex(deps.documents);
     this.callbackLedger = new CallbackLedger(deps.documents, {
       windowMs: replayWindowMs(deps.providers),
@@ -248,9 +271,34 @@ export class GenerationService implements GenerationRequests {
     return this.orders.status(workspaceId, ref);
   }
 
+  quotePlan(work: readonly PlanWork[]): ReturnType<GenerationOrders['quotePlan']> {
+    return this.orders.quotePlan(work);
+  }
+
   /** The job a quote belongs to, from the account (a QuoteApproved names only the quote). */
   async jobOfQuote(workspaceId: string, quoteId: string): Promise<string | undefined> {
     return (await this.accounts.read(streams.account(workspaceId))).state.quotes[quoteId]?.jobId;
+  }
+
+  /**
+   * The person resolved a card on a task (CheckpointResolved, from the bus): a paid call's card
+   * advances its job (its approval is applied there, or its rejection declines it); an approved
+   * budget card's money goes on the account now, and the workspace's waiting jobs are advanced.
+   * Both are also done by each job's own plan, so a lost or repeated event changes nothing.
+   */
+  async onCheckpointResolved(workspaceId: string, taskId: string, checkpointId: string): Promise<void> {
+    const task = (await this.tasks.read(streams.task(taskId))).state;
+    if (task.status === 'none') return;
+    const card = task.checkpoints[checkpointId];
+    if (card?.resolution == null) return;
+    if (card.kind === 'approval' && card.callId !== null) {
+      await this.advance(generationJobId(workspaceId, card.callId));
+      return;
+    }
+    if (card.kind !== 'budget') return;
+    const budget = task.budgets.find((b) => b.checkpointId === checkpointId);
+    if (budget !== undefined) await this.recordPlanBudgets(workspaceId, taskId, [budget]);
+    await this.advanceWaiting(workspaceId);
   }
 
   /**
@@ -331,6 +379,9 @@ export class GenerationService implements GenerationRequests {
       if (job.status === 'none') return;
       const account = (await this.accounts.read(streams.account(job.workspaceId))).state;
       const provider = this.providers.get(job.provider);
+      // The task is read only while nothing is reserved: what it says decides how the call is paid.
+      const authority =
+        job.status === 'requested' && account.jobs[jobId] === undefined ? await this.authorityOf(job) : undefined;
       const plan = planJob(
         job,
         account,
@@ -341,6 +392,7 @@ export class GenerationService implements GenerationRequests {
           sendsCallbacks: provider?.sendsCallbacks ?? false,
         },
         this.timings,
+        authority,
       );
       const next = await this.execute(job, plan);
       if (next === 'wait') return;
@@ -359,8 +411,17 @@ export class GenerationService implements GenerationRequests {
       case 'settle':
         await this.settle(job, plan.steps);
         return 'again';
+      case 'recordPlanBudgets':
+        await this.recordPlanBudgets(job.workspaceId, job.taskId, plan.budgets, job.jobId);
+        return 'again';
+      case 'approveFromCard':
+        await this.approveFromCard(job, plan.card, plan.extendBudgetMinor);
+        return 'again';
+      case 'decline':
+        await this.fail(job, 'declined', plan.message);
+        return 'again';
       case 'reserve':
-        await this.reserve(job);
+        await this.reserve(job, plan.mode);
         return 'again';
       case 'startSubmission': {
         const started = await this.writeJob(job, { type: 'StartSubmission', at: this.now() });
@@ -409,7 +470,7 @@ export class GenerationService implements GenerationRequests {
     });
   }
 
-  private async reserve(job: ExistingJob): Promise<void> {
+  private async reserve(job: ExistingJob, mode: PaymentMode): Promise<void> {
     await this.issueQuote(job);
     const now = this.nowMs();
     try {
@@ -419,11 +480,83 @@ export class GenerationService implements GenerationRequests {
         quoteId: job.quote.quoteId,
         at: new Date(now).toISOString(),
         expiresAt: new Date(now + this.timings.reservationTtlMs).toISOString(),
+        mode,
       });
     } catch (error) {
       if (!(error instanceof PaymentNotAuthorizedError)) throw error;
       await this.askApproval(job, error);
     }
+  }
+
+  /** What the job's task says about paying for the call (fail closed: a task not found pays per call). */
+  private async authorityOf(job: ExistingJob): Promise<PaymentAuthority> {
+    const stream = await this.tasks.read(streams.task(job.taskId));
+    const own = stream.workspaceId === undefined || stream.workspaceId === job.workspaceId;
+    return paymentAuthority(own ? stream.state : { status: 'none' }, job.callId, approvalCheckpointIdFor(job.callId));
+  }
+
+  /**
+   * The plan budgets the person approved on the task, as money on the account (one budget id each,
+   * so a repeat writes nothing). Recorded by this system component in the person's name: the
+   * approval itself is the person's event on the task stream.
+   */
+  private async recordPlanBudgets(
+    workspaceId: string,
+    taskId: string,
+    budgets: readonly PlanBudget[],
+    correlationId = taskId,
+  ): Promise<void> {
+    for (const budget of budgets)
+      await this.accounts.write(
+        streams.account(workspaceId),
+        {
+          type: 'ApproveBudget',
+          budgetId: budget.budgetId,
+          taskId,
+          ...(budget.checkpointId !== null ? { checkpointId: budget.checkpointId } : {}),
+          amountMinor: budget.amountMinor,
+          currency: budget.currency,
+          approvedBy: budget.approvedBy,
+          by: GENERATION_ACTOR,
+          at: this.now(),
+        },
+        this.meta(workspaceId, correlationId, null),
+      );
+  }
+
+  /**
+   * The person approved the call's own card (on the task stream, before anything consumed it):
+   * the quote is approved in their name, and when the budgets cannot hold it, the card's
+   * approval is also a budget for this one job (the card showed the price and said so).
+   */
+  private async approveFromCard(
+    job: ExistingJob,
+    card: Extract<CardDecision, { state: 'approved' }>,
+    extendBudgetMinor: number,
+  ): Promise<void> {
+    await this.deps.hooks?.beforeApplyingCardApproval?.(job.jobId);
+    await this.issueQuote(job);
+    if (extendBudgetMinor > 0)
+      await this.writeAccount(job, {
+        type: 'ApproveBudget',
+        budgetId: planBudgetIdForCard(card.checkpointId),
+        taskId: job.taskId,
+        jobId: job.jobId,
+        checkpointId: card.checkpointId,
+        amountMinor: extendBudgetMinor,
+        currency: job.quote.currency,
+        approvedBy: card.resolvedBy,
+        by: GENERATION_ACTOR,
+        at: this.now(),
+      });
+    await this.writeAccount(job, {
+      type: 'ApproveQuote',
+      quoteId: job.quote.quoteId,
+      approvedBy: card.resolvedBy,
+      checkpointId: card.checkpointId,
+      by: GENERATION_ACTOR,
+      at: this.now(),
+    });
   }
 
   /** No paid request without a recorded approval or a reservation within limits: ask the person. */
@@ -432,7 +565,7 @@ export class GenerationService implements GenerationRequests {
     const price = `${(job.quote.amountMinor / 100).toFixed(2)} ${job.quote.currency}`;
     const question =
       `Generate ${job.kind} with ${job.provider} for ${price} ("${job.params.prompt.slice(0, 120)}")? ` +
-      `${refusal.message}. Approve quote ${job.quote.quoteId} to go ahead.`;
+      `${refusal.message}.${beyondBudget(refusal) ? ' Approving it approves this price for this call.' : ''}`;
     try {
       await handleCommand(
         this.deps.store,
@@ -449,6 +582,12 @@ export class GenerationService implements GenerationRequests {
                   kind: 'approval' as const,
                   callId: job.callId,
                   question: question.slice(0, 2000),
+                  argumentsHash: orderHash(job),
+                  callQuote: {
+                    quoteId: job.quote.quoteId,
+                    amountMinor: job.quote.amountMinor,
+                    currency: job.quote.currency,
+                  },
                 },
               ],
         {
@@ -926,7 +1065,11 @@ export class GenerationService implements GenerationRequests {
 
 const CALLBACK_LEDGER_FLUSH_MS = 1_000;
 
-type FailReason = 'rejected' | 'outcome_unknown' | 'submit_timeout' | 'upstream_failed' | 'cancelled';
+type FailReason = 'rejected' | 'outcome_unknown' | 'submit_timeout' | 'upstream_failed' | 'cancelled' | 'declined';
+
+/** The card asks for money the budgets do not hold: approving it approves that price. */
+const beyondBudget = (refusal: PaymentNotAuthorizedError) =>
+  refusal.code === PaymentRefusals.BUDGET_EXCEEDED || refusal.code === PaymentRefusals.PLAN_BUDGET_EXCEEDED;
 
 /** The tool call's error code for each way a job can fail. */
 const failureCodes: Record<GenerationFailureReason, string> = {

@@ -3,8 +3,15 @@ import { streams } from '@lomo/contracts';
 import type { GenerationService } from './generation-service';
 
 export const GENERATION_CONSUMER_GROUP = 'generation';
-/** The relay's topics of job and account events (`lomo.events.generation`, `lomo.events.account`). */
-export const GENERATION_TOPICS = [relayTopicFor(streams.generation('x')), relayTopicFor(streams.account('x'))];
+/**
+ * The relay's topics of job, account and task events (`lomo.events.generation`,
+ * `lomo.events.account`, `lomo.events.task`: the person's decisions on cards are task events).
+ */
+export const GENERATION_TOPICS = [
+  relayTopicFor(streams.generation('x')),
+  relayTopicFor(streams.account('x')),
+  relayTopicFor(streams.task('x')),
+];
 
 export interface GenerationWorkerOptions {
   partitions: number;
@@ -13,10 +20,11 @@ export interface GenerationWorkerOptions {
 
 /**
  * Feeds the generation service from the bus: a new order (GenerationRequested, appended by a media
- * tool in the executor) and a person's approval (QuoteApproved) each advance their job; a new
- * budget or new limits (BudgetApproved, LimitsSet) advance the workspace's jobs waiting on money. Both are
- * at least once; advancing a job twice changes nothing. Jobs whose events were missed (a consumer
- * that was down) are found by the service's own sweep of unfinished jobs.
+ * tool in the executor) and a person's approval (QuoteApproved, or their decision on a card:
+ * CheckpointResolved on the task) each advance their job; a new budget or new limits
+ * (BudgetApproved, LimitsSet) advance the workspace's jobs waiting on money. All are at least
+ * once; advancing a job twice changes nothing. Jobs whose events were missed (a consumer that was
+ * down) are found by the service's own sweep of unfinished jobs, which reads the same decisions.
  */
 export class GenerationWorker {
   private consumer: ConsumerHandle | undefined;
@@ -61,6 +69,14 @@ export class GenerationWorker {
       case 'BudgetApproved':
       case 'LimitsSet':
         await this.service.advanceWaiting(event.metadata.workspaceId);
+        return;
+      case 'CheckpointResolved':
+        // An agent's own resolution decides nothing (the task's fold ignores it); reading is harmless.
+        await this.service.onCheckpointResolved(
+          event.metadata.workspaceId,
+          event.metadata.streamId.slice('task-'.length),
+          (event.data as { checkpointId: string }).checkpointId,
+        );
         return;
       default:
         return;

@@ -1,8 +1,11 @@
-import { assertNever } from '@lomo/domain';
+import { assertNever, type PlanBudget } from '@lomo/domain';
+import type { PaymentMode } from '../account/account-commands';
+import { availableOf, totalsOf } from '../account/account-guards';
 import type { AccountState } from '../account/account-state';
 import { settleJob, type SettlementStep } from '../account/settle-job';
 import type { GenerationJobState, SubmittedJob } from '../job/job-state';
 import type { GenerationTimings } from './generation-timings';
+import { cardMatchesJob, type CardDecision, type PaymentAuthority } from './payment-authority';
 
 /** What this process knows about a job beyond its streams. */
 export interface LocalJobFacts {
@@ -19,8 +22,15 @@ export interface LocalJobFacts {
  * (./generation-service.ts), as libs/runtime/src/process/plan-turn.ts does for turns:
  *
  * - `settle`: money first, always: the ledger and the job's record of it (../account/settle-job.ts);
- * - `reserve`: hold the quote's amount (the account decider refuses without an approval or limits);
- * - `awaitApproval`: a person was asked; QuoteApproved lets it go on;
+ * - `recordPlanBudgets`: the task's plan budgets the person approved (a budget card's total, an
+ *   approvePlanBudget) are money on the account before anything is reserved against them;
+ * - `approveFromCard`: the person approved the call's own card (persisted on the task before
+ *   anything consumes it): its quote is approved, with a budget for this one job when the budgets
+ *   cannot hold it; a card that no longer matches the job (another order, another price) refuses;
+ * - `decline`: the person rejected the card, or its approval does not match the job: it fails;
+ * - `reserve`: hold the quote's amount in the task's payment mode (the account decider refuses
+ *   without an approval, the plan budget or the limits);
+ * - `awaitApproval`: a person was asked; their decision on the card lets it go on;
  * - `startSubmission`: money held, nobody sending: record the intent, then send (only the writer
  *   whose append recorded it sends);
  * - `awaitSubmit`: sending, here or elsewhere; `untilMs` is when the submit timeout fires;
@@ -32,7 +42,10 @@ export interface LocalJobFacts {
  */
 export type JobPlan =
   | { kind: 'settle'; steps: SettlementStep[] }
-  | { kind: 'reserve' }
+  | { kind: 'recordPlanBudgets'; budgets: PlanBudget[] }
+  | { kind: 'approveFromCard'; card: Extract<CardDecision, { state: 'approved' }>; extendBudgetMinor: number }
+  | { kind: 'decline'; message: string }
+  | { kind: 'reserve'; mode: PaymentMode }
   | { kind: 'awaitApproval' }
   | { kind: 'startSubmission' }
   | { kind: 'awaitSubmit'; untilMs: number }
@@ -47,6 +60,8 @@ export function planJob(
   nowMs: number,
   local: LocalJobFacts,
   timings: GenerationTimings,
+  /** What the task says about paying for the call; read only while nothing is reserved. Absent: within the plan, no card. */
+  authority?: PaymentAuthority,
 ): JobPlan {
   if (job.status === 'none') return { kind: 'done' };
   const at = new Date(nowMs).toISOString();
@@ -55,11 +70,7 @@ export function planJob(
   switch (job.status) {
     case 'requested': {
       const ledger = account.jobs[job.jobId];
-      if (ledger === undefined) {
-        if (job.approvalAsked === null) return { kind: 'reserve' };
-        const approved = account.quotes[job.quote.quoteId]?.approval != null;
-        return approved ? { kind: 'reserve' } : { kind: 'awaitApproval' };
-      }
+      if (ledger === undefined) return planUnreserved(job, account, authority);
       if (ledger.status !== 'reserved') return { kind: 'done' };
       if (job.submissionStartedAt === null) {
         if (nowMs >= Date.parse(ledger.expiresAt)) return { kind: 'failSubmitTimeout', sent: false };
@@ -77,6 +88,38 @@ export function planJob(
     default:
       return assertNever(job, 'generation job');
   }
+}
+
+/** Nothing held yet: the person's decisions first (budgets, the call's card), then the reservation. */
+function planUnreserved(
+  job: Extract<GenerationJobState, { status: 'requested' }>,
+  account: AccountState,
+  authority: PaymentAuthority | undefined,
+): JobPlan {
+  const mode = authority?.mode ?? 'within_plan';
+  const quoteApproved = account.quotes[job.quote.quoteId]?.approval != null;
+  if (authority !== undefined) {
+    const missing = authority.planBudgets.filter((b) => account.budgets[b.budgetId] === undefined);
+    if (missing.length > 0) return { kind: 'recordPlanBudgets', budgets: missing };
+    const card = authority.card;
+    if (card.state === 'rejected' && !quoteApproved)
+      return {
+        kind: 'decline',
+        message: `The person declined this paid call (${job.quote.amountMinor} ${job.quote.currency})`,
+      };
+    if (card.state === 'approved' && !quoteApproved) {
+      const match = cardMatchesJob(card, job);
+      if (!match.matches) return { kind: 'decline', message: `The approval does not authorize this job: ${match.why}` };
+      const available = availableOf(totalsOf(account, job.quote.currency));
+      return {
+        kind: 'approveFromCard',
+        card,
+        extendBudgetMinor: available < job.quote.amountMinor ? job.quote.amountMinor : 0,
+      };
+    }
+  }
+  if (job.approvalAsked === null || quoteApproved) return { kind: 'reserve', mode };
+  return { kind: 'awaitApproval' };
 }
 
 /** Callbacks first where there are any; polls fill the gaps (lost callbacks) or do all the work. */

@@ -6,6 +6,7 @@ import type {
   GenerationJobView,
   GenerationRequestInput,
   GenerationRequests,
+  PlanWork,
 } from '../service/generation-requests.port';
 import { createMediaTools } from '../tools/create-media-tools';
 
@@ -65,6 +66,14 @@ export class FakeGenerationRequests implements GenerationRequests {
     const jobId = 'jobId' in ref ? ref.jobId : generationJobId(workspaceId, ref.callId);
     const job = this.jobs.get(jobId);
     return Promise.resolve(job && job.workspaceId === workspaceId ? viewOf(job) : undefined);
+  }
+
+  /** Each kind at this fake's one price (40 minor units unless `priceMinor` says otherwise for a default order). */
+  quotePlan(work: readonly PlanWork[]): { currency: string; lines: Array<PlanWork & { amountMinor: number }> } {
+    return {
+      currency: this.options.currency ?? 'USD',
+      lines: work.map((item) => ({ ...item, amountMinor: 40 * item.count })),
+    };
   }
 
   /** The job ended well: progress 100 and its artefact, derived as the service derives it. */

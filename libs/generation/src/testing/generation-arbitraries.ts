@@ -21,7 +21,10 @@ export const processSteps = (keys = 2, workspaces = 2): fc.Arbitrary<ProcessStep
   const step: fc.Arbitrary<ProcessStep> = fc.oneof(
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('request' as const), ws, key }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('approve' as const), ws, key, byAgent: fc.boolean() }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('reserve' as const), ws, key }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ kind: fc.constant('reserve' as const), ws, key, perCall: fc.boolean() }),
+    },
     {
       weight: 6,
       arbitrary: fc.record({
@@ -61,7 +64,12 @@ export const processSteps = (keys = 2, workspaces = 2): fc.Arbitrary<ProcessStep
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('charge' as const), ws, key }) },
     {
       weight: 1,
-      arbitrary: fc.record({ kind: fc.constant('budget' as const), ws, amountMinor: fc.integer({ min: 0, max: 800 }) }),
+      arbitrary: fc.record({
+        kind: fc.constant('budget' as const),
+        ws,
+        amountMinor: fc.integer({ min: 0, max: 800 }),
+        plan: fc.boolean(),
+      }),
     },
     {
       weight: 1,

@@ -134,10 +134,12 @@ export class GenerationHarness {
         return view;
       },
       status: (workspaceId, ref) => holder.harness!.orders.status(workspaceId, ref),
+      quotePlan: (work) => holder.harness!.orders.quotePlan(work),
     };
     const runtime = await RuntimeHarness.open({
       label: options.label,
       tools: () => [...createMediaTools(requests), ...(options.extraTools ?? [])],
+      planQuoter: () => requests,
     });
     const sim = createInProcessSimulatedProvider({
       clock: runtime.clock,

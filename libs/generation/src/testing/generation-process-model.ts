@@ -10,7 +10,7 @@ import type { GenerationJobCommand } from '../job/job-commands';
 import type { GenerationJobEvent } from '../job/job-events';
 import { generationJobId } from '../job/job-ids';
 import type { GenerationJobState } from '../job/job-state';
-import { at, callOf, issueQuoteOf, person, agentActor, requestOf } from './generation.fixtures';
+import { at, callOf, genIds, issueQuoteOf, person, agentActor, requestOf } from './generation.fixtures';
 
 /**
  * A small pure model of the generation process across both streams, for property tests:
@@ -23,7 +23,8 @@ import { at, callOf, issueQuoteOf, person, agentActor, requestOf } from './gener
 export type ProcessStep =
   | { kind: 'request'; ws: number; key: number }
   | { kind: 'approve'; ws: number; key: number; byAgent: boolean }
-  | { kind: 'reserve'; ws: number; key: number }
+  /** `perCall`: the task confirms every paid call (autonomy manual, or an integration directed it). */
+  | { kind: 'reserve'; ws: number; key: number; perCall?: boolean }
   | { kind: 'submit'; ws: number; key: number; outcome: 'ok' | 'unknown' | 'rejected' | 'crash' }
   | { kind: 'duplicateSubmit'; ws: number; key: number; sameId: boolean }
   | {
@@ -38,7 +39,8 @@ export type ProcessStep =
   | { kind: 'settle'; ws: number; key: number; crashAfterFirst: boolean }
   | { kind: 'refund'; ws: number; key: number }
   | { kind: 'charge'; ws: number; key: number }
-  | { kind: 'budget'; ws: number; amountMinor: number }
+  /** `plan`: a budget for the task's plan (every key's job belongs to the one task). */
+  | { kind: 'budget'; ws: number; amountMinor: number; plan?: boolean }
   | { kind: 'tick'; seconds: number };
 
 export interface ProcessSetup {
@@ -61,6 +63,8 @@ export class GenerationProcessModel {
   readonly upstream = new Map<string, string>();
   /** Every event that failed its contract schema: must stay empty. */
   readonly schemaIssues: Array<{ type: string; issues: unknown }> = [];
+  /** Jobs a `per_call` reservation held: only a person's approval of the quote may have allowed it. */
+  readonly perCallReserved = new Set<string>();
   private seconds = 0;
   private budgets = 0;
 
@@ -141,11 +145,12 @@ export class GenerationProcessModel {
     return this.jobs.get(this.jobIdOf(ws, key))?.state ?? { status: 'none' };
   }
 
-  budget(ws: number, amountMinor: number): void {
+  budget(ws: number, amountMinor: number, plan = false): void {
     this.budgets += 1;
     this.account(ws, {
       type: 'ApproveBudget',
       budgetId: deterministicUuid('lomo.test.budget', String(this.budgets)),
+      ...(plan ? { taskId: genIds.task } : {}),
       amountMinor,
       currency: 'USD',
       approvedBy: 'u1',
@@ -154,16 +159,18 @@ export class GenerationProcessModel {
     });
   }
 
-  private reserve(ws: number, key: number): void {
+  private reserve(ws: number, key: number, perCall = false): void {
     const job = this.jobState(ws, key);
     if (job.status !== 'requested') return;
-    this.account(ws, {
+    const reserved = this.account(ws, {
       type: 'ReserveFunds',
       jobId: job.jobId,
       quoteId: job.quote.quoteId,
       at: this.now(),
       expiresAt: at(this.seconds + 600),
+      mode: perCall ? 'per_call' : 'within_plan',
     });
+    if (reserved && perCall) this.perCallReserved.add(job.jobId);
   }
 
   private settle(ws: number, key: number, crashAfterFirst: boolean): number {
@@ -212,7 +219,7 @@ export class GenerationProcessModel {
         return;
       }
       case 'reserve':
-        this.reserve(step.ws, step.key);
+        this.reserve(step.ws, step.key, step.perCall === true);
         return;
       case 'submit': {
         const job = this.jobState(step.ws, step.key);
@@ -328,7 +335,7 @@ export class GenerationProcessModel {
         return;
       }
       case 'budget':
-        this.budget(step.ws, step.amountMinor);
+        this.budget(step.ws, step.amountMinor, step.plan === true);
         return;
       case 'tick':
         this.seconds += step.seconds;

@@ -19,6 +19,7 @@ export const genIds = {
   task: '3b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a63',
   turn: '7b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a67',
   budget: '4b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a64',
+  planBudget: '6c2d8e4f-1b73-4a9e-8c52-3e8d2f5b6a71',
   budget2: '5b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a65',
   checkpoint: '6b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a66',
   artifact: '8b9c6f3e-8a51-4d7e-9a35-2f7c1d4e5a68',
@@ -76,16 +77,24 @@ export const issueQuoteOf = (request: RequestGeneration): IssueQuote => ({
   at: request.at,
 });
 
+/** A budget of the workspace (no plan): calls within it still need an approval or the auto-approve limits. */
 export const budgetOf = (amountMinor: number, budgetId: string = genIds.budget, currency = 'USD'): ApproveBudget => ({
   type: 'ApproveBudget',
   budgetId,
-  taskId: genIds.task,
   amountMinor,
   currency,
   approvedBy: 'u1',
   by: person,
   at: at(),
 });
+
+/** A budget the person approved for a task's plan: its calls reserve `plan_approved` within it. */
+export const planBudgetOf = (
+  amountMinor: number,
+  budgetId: string = genIds.planBudget,
+  taskId: string = genIds.task,
+  currency = 'USD',
+): ApproveBudget => ({ ...budgetOf(amountMinor, budgetId, currency), taskId });
 
 export const limitsOf = (perCall: number, daily: number, timeZone = 'UTC', currency = 'USD'): SetLimits => ({
   type: 'SetLimits',

@@ -196,7 +196,7 @@ function deliverTo(
 ): RoutingStep {
   return decided({
     decision: { outcome: 'existing', taskId, method, candidates, reason, ...extra.decision },
-    deliver: { messageId: view.message.messageId, text: view.message.text, language: view.message.language },
+    deliver: deliveryOf(view.message),
     ...pausedNote(view, state),
     ...upgradeIfRevised(view, state),
     ...withoutDecision(extra),
@@ -280,7 +280,7 @@ function planSemantic(view: RoutingView): RoutingStep {
           goal: goalFrom(nonBlank(value.goal) ?? view.message.text),
           language: view.message.language,
         },
-        deliver: { messageId: view.message.messageId, text: view.message.text, language: view.message.language },
+        deliver: deliveryOf(view.message),
       });
     case 'new':
       return planNewTask(view, candidates, modelStep, nonBlank(value.goal));
@@ -451,7 +451,7 @@ function planNewTask(
         duplicateCheck: record(verdict),
       },
       create: { kind: 'persistent', goal, language: view.message.language },
-      deliver: { messageId: view.message.messageId, text: view.message.text, language: view.message.language },
+      deliver: deliveryOf(view.message),
     });
   if (likely.length === 0) return createNew('none');
   if (view.duplicateAnswer === undefined) return { kind: 'ask-duplicate-model' };
@@ -515,3 +515,8 @@ function nonBlank(text: string | null): string | undefined {
 }
 
 export const cardIdFor = (messageId: string) => deterministicUuid('lomo.card', messageId);
+
+/** What goes into the task's inbox: the message's words, and how it came in. */
+function deliveryOf(message: RoutingView['message']): NonNullable<PlannedRouting['deliver']> {
+  return { messageId: message.messageId, text: message.text, language: message.language, channel: message.channel };
+}

@@ -31,7 +31,7 @@ export interface CardOnLine {
   cardId: string;
   card: ClarificationCard;
   question: string;
-  asked: { messageId: string; text: string; language: string };
+  asked: { messageId: string; text: string; language: string; channel?: UserMessage['channel'] };
   /** The asked message's revision on the main line. */
   askedRevision: number;
 }

@@ -1,9 +1,10 @@
-import { handleCommand, metadataOf } from '@lomo/command-handling';
+import { AggregateStream, handleCommand, metadataOf } from '@lomo/command-handling';
 import { streams, type Actor } from '@lomo/contracts';
 import {
   taskDecider,
   taskEventTypes,
   type ChecklistEvidence,
+  type ChecklistItemOutput,
   type ChecklistItemStatus,
   type TaskCommand,
 } from '@lomo/domain';
@@ -65,7 +66,13 @@ export function updateBrief(
 export function planChecklist(
   deps: Pick<CommandDeps, 'store' | 'ids'>,
   request: PlanTarget & {
-    items: ReadonlyArray<{ itemId: string; title: string; dependsOn: readonly string[]; needsConfirmation?: boolean }>;
+    items: ReadonlyArray<{
+      itemId: string;
+      title: string;
+      dependsOn: readonly string[];
+      needsConfirmation?: boolean;
+      output?: ChecklistItemOutput;
+    }>;
   },
 ): Promise<TaskCommandResult> {
   return decide(deps, request, { type: 'PlanChecklist', items: request.items });
@@ -79,20 +86,23 @@ export async function changeChecklistItem(
   deps: Pick<CommandDeps, 'store' | 'ids'>,
   request: PlanTarget & { itemId: string; status: ChecklistItemStatus; note?: string; evidence?: ChecklistEvidence },
 ): Promise<TaskCommandResult> {
+  let linkedArtifactIds: string[] = [];
   if (request.status === 'done' && request.by.actor.kind !== 'user') {
     if (request.evidence === undefined)
       throw new EvidenceRefusedError({
         code: 'EVIDENCE_REQUIRED',
         message: `Item ${request.itemId} is done only with evidence: an artefact version or a completed job of this task`,
       });
-    const refusal = await verifyEvidence(
+    const verdict = await verifyEvidence(
       deps.store,
       request.evidence,
       request.taskId,
       request.workspaceId,
       request.itemId,
+      await declaredOutput(deps, request.taskId, request.itemId),
     );
-    if (refusal !== null) throw new EvidenceRefusedError(refusal);
+    if (!verdict.ok) throw new EvidenceRefusedError(verdict.refusal);
+    linkedArtifactIds = verdict.linkedArtifactIds;
   }
   return decide(deps, request, {
     type: 'ChangeChecklistItem',
@@ -100,5 +110,17 @@ export async function changeChecklistItem(
     status: request.status,
     ...(request.note !== undefined ? { note: request.note } : {}),
     ...(request.evidence !== undefined ? { evidence: request.evidence } : {}),
+    ...(linkedArtifactIds.length > 0 ? { linkedArtifactIds } : {}),
   });
+}
+
+/** What the item says it delivers (its jobs must be of that media kind); null when it says nothing. */
+async function declaredOutput(
+  deps: Pick<CommandDeps, 'store'>,
+  taskId: string,
+  itemId: string,
+): Promise<ChecklistItemOutput | null> {
+  const task = await AggregateStream.read(deps.store, streams.task(taskId), taskDecider, taskEventTypes);
+  if (task.state.status === 'none') return null;
+  return task.state.checklist.find((i) => i.itemId === itemId)?.output ?? null;
 }

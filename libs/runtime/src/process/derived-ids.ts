@@ -11,3 +11,10 @@ export const checkpointOpenedEventIdFor = (callId: string) =>
 /** The review card the runtime opens for a checklist item when it closes the turn that did it. */
 export const reviewCheckpointIdFor = (turnId: string, itemId: string) =>
   deterministicUuid('lomo.runtime.review', `${turnId}:${itemId}`);
+
+/**
+ * The budget card for a plan's shortfall: the same plan total and the same approved amount give
+ * the same card, so it is asked once (a declined one is not asked again for the same plan).
+ */
+export const budgetCheckpointIdFor = (taskId: string, currency: string, totalMinor: number, approvedMinor: number) =>
+  deterministicUuid('lomo.runtime.budget', `${taskId}:${currency}:${totalMinor}:${approvedMinor}`);

@@ -9,6 +9,7 @@ import {
 } from '@lomo/domain';
 import { decideAll } from '@lomo/command-handling';
 import { reviewCheckpointIdFor } from './derived-ids';
+import { budgetCard } from './plan-budget';
 import { itemAwaitingReview, planContinuation } from './plan-continuation';
 import type { PlanView } from './plan-view';
 import type { RuntimeOutput } from './runtime-output';
@@ -35,20 +36,26 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
   const continues =
     turn.status === 'completed' && task.kind === 'persistent' && isRunnable(task) && task.activeTurnId === turn.turnId;
   // Decided with the close, in its append: whether the runtime goes on by itself (the worker
-  // opens the next turn when it says continue), and a review card for a stage the person
-  // reviews when the model did not ask (article §8's fallback), opened before the turn closes.
+  // opens the next turn when it says continue), a review card for a stage the person reviews
+  // when the model did not ask (article §8's fallback), and the plan's budget card when the next
+  // stage is paid (shown with the review, so both are answered before it runs), opened before
+  // the turn closes.
+  const budget = continues ? budgetCard(task, turn.turnId, view.planQuoter) : undefined;
   const continuation = continues
     ? planContinuation({
         task,
         turn,
         progressOf: (tool) => view.traits(tool)?.progress,
         limits: view.continuation,
+        budgetNeeded: budget !== undefined,
       })
     : undefined;
   if (continuation?.reason === 'review_needed') {
     const review = reviewCard(task, turn.turnId);
     if (review !== undefined) commands.push(review);
   }
+  if (budget !== undefined && (continuation?.reason === 'review_needed' || continuation?.reason === 'budget_needed'))
+    commands.push(budget);
   if (task.activeTurnId === turn.turnId) commands.push({ type: 'CloseTurn', turnId: turn.turnId, outcome });
   const cancel = turn.status === 'cancelled' ? turn.cancelledBy : null;
   if (cancel?.reason === 'task_stopped' && (isRunnable(task) || task.status === 'paused'))

@@ -26,6 +26,8 @@ export interface ContinuationInput {
   /** What an ok result of a tool counts as (its definition's `progress`). */
   progressOf(tool: string): ToolProgress | undefined;
   limits: ContinuationLimits;
+  /** The next stage is paid and the plan's budget does not cover it: a budget card opens with this decision. */
+  budgetNeeded?: boolean;
 }
 
 /** A stage the person reviews that is done and has no review card yet: the card to open. */
@@ -43,8 +45,8 @@ export function itemAwaitingReview(task: ExistingTask): ChecklistItem | undefine
  * decision), never from how the model ended its turn: a model that "stops" after a stage with
  * items left is continued, one that talks on without progress is stopped.
  *
- * Order: the person first (an open card), then the plan (none, complete, nothing ready), then the
- * runtime's own bounds. Progress is a new artefact version, a job ordered, an item done since the
+ * Order: the person first (an open card, a review), then the plan (none, complete, nothing ready,
+ * a paid stage next without the plan's budget), then the runtime's own bounds. Progress is a new artefact version, a job ordered, an item done since the
  * last decision, or the person's input consumed; rewording the plan is not.
  */
 export function planContinuation(input: ContinuationInput): RecordContinuation {
@@ -74,6 +76,7 @@ export function planContinuation(input: ContinuationInput): RecordContinuation {
   if (itemAwaitingReview(task) !== undefined) return decide('await_person', 'review_needed');
   if (task.checklist.every((item) => itemSettled(task, item))) return decide('finish', 'checklist_complete');
   if (!task.checklist.some((item) => ready(task, item))) return decide('stop', 'blocked');
+  if (input.budgetNeeded === true) return decide('await_person', 'budget_needed');
   if (turnsWithoutProgress >= limits.maxTurnsWithoutProgress) return decide('stop', 'no_progress');
   if (autoSoFar >= limits.maxAutoTurns) return decide('stop', 'turn_limit');
   return decide('continue', 'pending_items');

@@ -1,5 +1,6 @@
 import { openCheckpointFor, isRejected, taskDecider, type ExistingTurn, type ToolCall } from '@lomo/domain';
 import { decideAll } from '@lomo/command-handling';
+import { callArgumentsHash } from './call-hash';
 import { checkpointIdFor, checkpointOpenedEventIdFor } from './derived-ids';
 import type { PlanView } from './plan-view';
 import { turnAppend } from './turn-append';
@@ -59,7 +60,24 @@ function planOrphan(view: PlanView, call: ToolCall): RuntimeOutput {
   ]);
 }
 
+/** An approval of this call id whose card showed other arguments: it authorizes nothing. */
+function approvalMismatch(view: PlanView, call: ToolCall): boolean {
+  const approval = view.task.approvals[call.callId];
+  if (approval?.decision !== 'approve') return false;
+  const shown = view.task.checkpoints[approval.checkpointId]?.argumentsHash ?? null;
+  return shown !== null && shown !== callArgumentsHash(call.tool, call.arguments);
+}
+
 function planIntended(view: PlanView, call: ToolCall): RuntimeOutput {
+  if (approvalMismatch(view, call))
+    return turnAppend(view, 'decline-call', [
+      {
+        type: 'DeclineToolCall',
+        generation: view.generation,
+        callId: call.callId,
+        message: 'The approval on record was for other arguments than this call holds; it was not run.',
+      },
+    ]);
   const authorization = view.authorize(call.tool, call.callId);
   if (authorization.decision === 'allowed')
     return turnAppend(
@@ -93,6 +111,7 @@ function planIntended(view: PlanView, call: ToolCall): RuntimeOutput {
           kind: 'approval',
           callId: call.callId,
           question: authorization.question,
+          argumentsHash: callArgumentsHash(call.tool, call.arguments),
         },
       ]),
       expected: view.taskRevision,

@@ -1,6 +1,7 @@
 import type { ExistingTask, TurnState, WakeReason } from '@lomo/domain';
 import type { ToolProgress } from '@lomo/tools';
 import type { ContinuationLimits } from './plan-continuation';
+import type { PlanQuoter } from './plan-budget';
 
 export interface ToolTraits {
   idempotent: boolean;
@@ -35,4 +36,6 @@ export interface PlanView {
   /** From recorded approval events only (never from what the model wrote). */
   authorize(tool: string, callId: string): Authorization;
   localCalls: ReadonlyMap<string, LocalCallState>;
+  /** Prices the plan's paid items for its budget card; absent: no budget cards (each paid call asks). */
+  planQuoter?: PlanQuoter;
 }

@@ -29,6 +29,7 @@ import { ManualScheduler } from './manual-scheduler';
 import { TaskView } from '../streams/task-view';
 import { WakeUpConsumer } from '../wakeups/wake-up-consumer';
 import { ExecutorRuntime } from '../executor-runtime';
+import type { PlanQuoter } from '../process/plan-budget';
 
 export const HARNESS_WORKSPACE = 'ws_runtime';
 export const HARNESS_USER = 'user_1';
@@ -39,6 +40,8 @@ export interface HarnessOptions {
   synchronous?: SynchronousMode;
   /** Extra tools next to the starter set. */
   tools?: (deps: { store: EventStore }) => ToolDefinition[];
+  /** Prices plans for budget cards (the generation harness passes its orders); absent: no budget cards. */
+  planQuoter?: () => PlanQuoter | undefined;
 }
 
 export interface WorkerOptions {
@@ -141,6 +144,7 @@ export class RuntimeHarness {
       scheduler,
       faults: options.faults ?? noFaults,
       options: resolveRuntimeOptions({ workerId, ...options.runtime }),
+      ...this.quoter(),
     };
     const worker = new TaskWorker(deps);
     holder.worker = worker;
@@ -174,11 +178,17 @@ export class RuntimeHarness {
         scheduler,
         faults: options.faults ?? noFaults,
         options: resolveRuntimeOptions({ workerId, ...options.runtime }),
+        ...this.quoter(),
       },
       { partitions: 2, maxAttempts: 3 },
     );
     this.opened.unshift({ close: () => runtime.stop() });
     return { runtime, registry, scheduler };
+  }
+
+  private quoter(): { planQuoter?: PlanQuoter } {
+    const planQuoter = this.options.planQuoter?.();
+    return planQuoter !== undefined ? { planQuoter } : {};
   }
 
   /** Another connection to the bus file, as a separate process (e.g. an executor apart from the api) has. */

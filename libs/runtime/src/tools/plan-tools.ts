@@ -90,6 +90,11 @@ export function createPlanTools(deps: PlanToolDeps): ToolDefinition[] {
                 .describe(
                   'The person reviews this stage (a direction, a storyboard, a final shot) before anything after it: once you mark it done, the runtime shows them a review card and waits',
                 ),
+              output: taskEvents.checklistItemOutput
+                .optional()
+                .describe(
+                  'What the item delivers, which its evidence must match: {kind:"artifact"} (a document or other artefact version), {kind:"media", media:"image"|"video"|"3d"|"audio", count} (that many paid generations: the runtime quotes them to the person as the plan budget), {kind:"decision"} (the person chooses on a review card)',
+                ),
             }),
           )
           .min(1)
@@ -107,7 +112,7 @@ export function createPlanTools(deps: PlanToolDeps): ToolDefinition[] {
     defineTool({
       name: 'checklist.update',
       description:
-        'Change one checklist item: in_progress, blocked (say why in the note), skipped, or done. Done needs evidence from this task: the artefact version you wrote ({kind:"artifact_version", artifactId, version}), a completed job ({kind:"job", jobId}) or the person\'s approved review card about this item ({kind:"review", checkpointId}).',
+        'Change one checklist item: in_progress, blocked (say why in the note), skipped, or done. Done needs evidence from this task that matches what the item delivers: the artefact version you wrote ({kind:"artifact_version", artifactId, version}), completed jobs ({kind:"job", jobId} or {kind:"jobs", jobIds} for a media item of several) or the person\'s approved review card about this item ({kind:"review", checkpointId}).',
       domain: 'core',
       sideEffect: 'write',
       idempotent: true,

@@ -28,6 +28,7 @@ export function planViewOf(deps: RuntimeDeps, session: TurnSession, wakeReason: 
     traits: (tool) => traitsOf(deps.tools, tool),
     authorize: (tool, callId) => authorize(deps.tools, tool, callId, session),
     localCalls: session.localCalls,
+    ...(deps.planQuoter !== undefined ? { planQuoter: deps.planQuoter } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import type { FaultInjector } from '../faults/fault-injector';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics';
 import type { RuntimeOptions } from '../runtime-options';
 import type { Scheduler } from '../timing/scheduler';
+import type { PlanQuoter } from '../process/plan-budget';
 
 /** What a worker stands on; every part is a port, so tests swap in fakes and fault points. */
 export interface RuntimeDeps {
@@ -24,4 +25,6 @@ export interface RuntimeDeps {
   scheduler: Scheduler;
   faults: FaultInjector;
   options: RuntimeOptions;
+  /** Prices a plan's paid items for its budget card (the generation providers' quotes). */
+  planQuoter?: PlanQuoter;
 }

@@ -60,7 +60,9 @@ export class MessageMutationsResolver {
         caller.userId,
         input.text,
         language,
-        'api',
+        // An integration's token is an external system (channel `api`: its paid work is
+        // confirmed call by call); a person's token is the person's own UI.
+        caller.kind === 'integration' ? 'api' : 'ui',
         currentTrace(),
         input.clientMessageId,
         target,

@@ -1,24 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Args, Mutation, Resolver } from '@nestjs/graphql';
-import {
-  ApiError,
-  ApiErrorCodes,
-  CLOCK,
-  ID_GENERATOR,
-  streams,
-  validationFailed,
-  type Actor,
-  type Clock,
-  type IdGenerator,
-} from '@lomo/contracts';
-import { EVENT_BUS, type EventBus } from '@lomo/bus';
+import { ApiError, ApiErrorCodes, streams, validationFailed, type Actor } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
-import { approveQuote, quoteOfCall } from '@lomo/generation';
 import { TaskErrors, DomainError } from '@lomo/domain';
 import {
   EvidenceRefusedError,
-  publishWakeUp,
   TaskView,
   type InterruptResult,
   type ResolveCheckpointRequest,
@@ -82,9 +69,6 @@ export class TaskMutationsResolver {
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(StreamOwnership) private readonly ownership: StreamOwnership,
-    @Inject(EVENT_BUS) private readonly bus: EventBus,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Mutation(() => TaskChangePayload, { description: 'Stops the task; its running turn is cancelled first.' })
@@ -168,30 +152,13 @@ export class TaskMutationsResolver {
       ...(note !== undefined ? { answer: note } : {}),
       ...(choice !== undefined ? { choice } : {}),
     };
-    if (checkpoint.kind === 'approval' && decision === 'approve' && checkpoint.callId !== null) {
-      // A paid generation's card: approving it approves the job's quote too (the job waits on
-      // the account, not on the card), once; a card decided before is refused like any other.
-      if (checkpoint.resolution !== null)
-        throw new DomainError(
-          TaskErrors.CHECKPOINT_ALREADY_RESOLVED,
-          `Checkpoint ${checkpointId} was resolved already: ${checkpoint.resolution.decision}`,
-        );
-      const quoteId = await quoteOfCall(this.store, caller.workspaceId, checkpoint.callId);
-      if (quoteId !== undefined) {
-        if (caller.kind !== 'person')
-          throw new ApiError(ApiErrorCodes.FORBIDDEN, 'Only a person approves paid work', { tokenKind: caller.kind });
-        const approved = await approveQuote(
-          {
-            store: this.store,
-            ids: this.ids,
-            clock: this.clock,
-            wake: (message) => publishWakeUp(this.bus, message),
-          },
-          { workspaceId: caller.workspaceId, quoteId, userId: caller.userId },
-        );
-        return { taskId, checkpointId, changed: approved.changed, consistencyToken: tokenForWrites(approved.writes) };
-      }
-    }
+    // Authorization is the person's (DESIGN.md §5): an integration's or an operator's token may
+    // answer a question, never approve a call, spend money or decide a review. The approval of a
+    // paid call's card is applied to its job by the generation service, from this one event.
+    if (caller.kind !== 'person' && checkpoint.kind !== 'question')
+      throw new ApiError(ApiErrorCodes.FORBIDDEN, 'Only a person decides approval, review and budget cards', {
+        tokenKind: caller.kind,
+      });
     const result = await this.commands.execute<ResolveCheckpoint, TaskCommandResult>(new ResolveCheckpoint(request));
     return { taskId, checkpointId, changed: result.changed, consistencyToken: tokenForWrites(result.writes) };
   }

@@ -15,6 +15,10 @@ export type TaskChecklistItem = {
   note: string | null;
   evidence: NonNullable<ChecklistItemChangedData['evidence']> | null;
   needsConfirmation: boolean;
+  /** What the item delivers, when the plan says. */
+  output: NonNullable<EventDataMap['ChecklistPlanned']['items'][number]['output']> | null;
+  /** Artefacts made or used for the item; kept across status changes and re-plans. */
+  linkedArtifactIds: string[];
 };
 
 /** A checkpoint card, open (`resolution` null) or decided by the person. */
@@ -26,6 +30,10 @@ export type TaskCheckpoint = {
   question: string;
   itemId: string | null;
   options: Array<{ optionId: string; label: string }>;
+  /** An approval of a paid call: the quote it showed. */
+  callQuote: NonNullable<CheckpointOpenedData['callQuote']> | null;
+  /** A budget card: the plan's paid items and their total. */
+  planQuote: NonNullable<CheckpointOpenedData['planQuote']> | null;
   openedAt: string;
   resolution: {
     decision: EventDataMap['CheckpointResolved']['decision'];
@@ -76,8 +84,18 @@ export type TaskDocument = ProjectionDocument & {
   checkpoints: TaskCheckpoint[];
   /** AutonomyChanged; `assisted` before any (the task decider's default). */
   autonomy: EventDataMap['AutonomyChanged']['level'];
-  /** PlanBudgetApproved, once per budget id, in approval order. */
-  planBudgets: Array<{ budgetId: string; amountMinor: number; currency: string; approvedBy: string }>;
+  /**
+   * PlanBudgetApproved and approved budget cards (the task decider's rule: the card's total is the
+   * plan's budget), once per budget id, in approval order.
+   */
+  planBudgets: Array<{
+    budgetId: string;
+    amountMinor: number;
+    currency: string;
+    approvedBy: string;
+    checkpointId?: string;
+    approvedAt?: string;
+  }>;
   /** `moved`: unread items the person moved (or a merge took) to another task; they left this inbox. */
   inbox: { pending: number; claimed: number; withdrawn: number; moved: number };
   /** The runtime's last continuation decision after a turn (ContinuationDecided), null before one. */

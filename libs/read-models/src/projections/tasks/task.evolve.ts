@@ -1,4 +1,4 @@
-import { settleRunnableStatus, withItemChange } from '@lomo/domain';
+import { planBudgetIdForCard, settleRunnableStatus, withItemChange } from '@lomo/domain';
 import type { KnownEvent } from '../engine/known-event';
 import { entityIdOf } from '../engine/stream-revisions';
 import type { TaskCheckpoint, TaskChecklistItem, TaskDocument, TurnActivity } from './task.document';
@@ -124,6 +124,8 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
         question,
         itemId: itemId ?? null,
         options: (options ?? []).map(({ optionId, label }) => ({ optionId, label })),
+        callQuote: event.data.callQuote ?? null,
+        planQuote: event.data.planQuote ?? null,
         openedAt: event.metadata.occurredAt,
         resolution: null,
       };
@@ -135,33 +137,53 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
       if (event.metadata.actor.kind === 'agent') return { ...task, taskActivityAt };
       const { checkpointId, decision, answer, choice, resolvedBy } = event.data;
       const at = event.metadata.occurredAt;
+      const card = task.checkpoints.find((c) => c.checkpointId === checkpointId && c.resolution === null);
       const checkpoints = task.checkpoints.map((c) =>
-        c.checkpointId === checkpointId && c.resolution === null
+        c === card
           ? {
               ...c,
               resolution: { decision, note: answer ?? null, choice: choice ?? null, resolvedBy, resolvedAt: at },
             }
           : c,
       );
-      return withCheckpoints(task, taskActivityAt, checkpoints);
+      const budgetId = card?.planQuote != null && decision === 'approve' ? planBudgetIdForCard(checkpointId) : null;
+      const planBudgets =
+        card?.planQuote == null || budgetId === null || task.planBudgets.some((b) => b.budgetId === budgetId)
+          ? task.planBudgets
+          : [
+              ...task.planBudgets,
+              {
+                budgetId,
+                amountMinor: card.planQuote.amountMinor,
+                currency: card.planQuote.currency,
+                approvedBy: resolvedBy,
+                checkpointId,
+                approvedAt: at,
+              },
+            ];
+      return { ...withCheckpoints(task, taskActivityAt, checkpoints), planBudgets };
     }
     case 'BriefUpdated':
       return { ...task, taskActivityAt, brief: { version: event.data.version, text: event.data.brief } };
     case 'ChecklistPlanned': {
       // A re-plan keeps what items of the same id had: status, note, evidence (the decider's rule).
       const before = new Map(task.checklist.map((i) => [i.itemId, i]));
-      const checklist = event.data.items.map(({ itemId, title, dependsOn, needsConfirmation }): TaskChecklistItem => {
-        const kept = before.get(itemId);
-        return {
-          itemId,
-          title,
-          dependsOn: [...dependsOn],
-          needsConfirmation: needsConfirmation === true,
-          status: kept?.status ?? 'pending',
-          note: kept?.note ?? null,
-          evidence: kept?.evidence ?? null,
-        };
-      });
+      const checklist = event.data.items.map(
+        ({ itemId, title, dependsOn, needsConfirmation, output }): TaskChecklistItem => {
+          const kept = before.get(itemId);
+          return {
+            itemId,
+            title,
+            dependsOn: [...dependsOn],
+            needsConfirmation: needsConfirmation === true,
+            output: output ?? null,
+            status: kept?.status ?? 'pending',
+            note: kept?.note ?? null,
+            evidence: kept?.evidence ?? null,
+            linkedArtifactIds: kept?.linkedArtifactIds ?? [],
+          };
+        },
+      );
       return { ...task, taskActivityAt, checklist };
     }
     case 'ChecklistItemChanged': {
@@ -176,7 +198,10 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
       return {
         ...task,
         taskActivityAt,
-        planBudgets: [...task.planBudgets, { budgetId, amountMinor, currency, approvedBy }],
+        planBudgets: [
+          ...task.planBudgets,
+          { budgetId, amountMinor, currency, approvedBy, approvedAt: event.metadata.occurredAt },
+        ],
       };
     }
     case 'TaskPaused':

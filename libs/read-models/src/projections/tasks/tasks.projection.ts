@@ -45,7 +45,8 @@ export const tasksProjection: ProjectionDefinition<TaskDocument> = {
   name: 'tasks',
   // 2: summary, mergedInto and moved items. 3: the last continuation decision. 4: brief,
   // checklist, checkpoint cards (open count derived from them), autonomy and plan budgets.
-  version: 4,
+  // 5: item outputs and linked artefacts, card quotes, budget cards' approvals as plan budgets.
+  version: 5,
   categories: ['task', 'turn'],
   // Every task event is activity, except change notices: someone else edited an artefact the task
   // read, and a person dragging nodes must not make every reading task "recently active" (nor
