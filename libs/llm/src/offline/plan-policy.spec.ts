@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { ChatMessage, CompletionRequest, CompletionResult, ToolSpec } from '../model-provider.port';
 import { OfflineModelProvider } from './offline-model-provider';
 import { planKindOf, subjectOf, type PlanKind } from './plan-kinds';
-import { nextWorkable, parseTaskContext } from './plan-policy';
+import { parseTaskContext } from './plan-context';
+import { nextWorkable } from './plan-policy';
 
 // The plan rules (README.md, "Plans") against a small stand-in of the runtime: it renders the
 // task's system message as the context builder does (`Task goal:` … `Checklist:` lines), runs the
@@ -253,7 +254,14 @@ describe('the offline plan policy', () => {
       .join('\n')
       .toLowerCase();
     for (const [sentence] of KINDS) expect(written.includes(sentence.toLowerCase())).toBe(false);
-    const source = ['plan-kinds.ts', 'plan-templates.ts', 'plan-policy.ts', 'plan-phrases.ts']
+    const source = [
+      'plan-kinds.ts',
+      'plan-templates.ts',
+      'plan-policy.ts',
+      'plan-phrases.ts',
+      'plan-context.ts',
+      'plan-calls.ts',
+    ]
       .map((f) => readFileSync(join(here, f), 'utf8'))
       .join('\n')
       .toLowerCase();

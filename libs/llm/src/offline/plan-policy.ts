@@ -16,7 +16,9 @@ import { PLAN_PHRASES } from './plan-phrases';
 import { itemDocument, mediaPrompt, PLANS, plannedItem, titleKey, type PlannedItem } from './plan-templates';
 import { buildArguments } from './tool-arguments';
 import { readToolResult } from './tool-result';
-import { isRecord, parseJson } from './json-values';
+import { isRecord } from './json-values';
+import { artifactOf, callsAfter, callsSinceLast } from './plan-calls';
+import { parseTaskContext, type ChecklistLine } from './plan-context';
 
 export const PLAN_TOOLS = {
   brief: 'brief.update',
@@ -24,131 +26,6 @@ export const PLAN_TOOLS = {
   update: 'checklist.update',
   write: 'document.write',
 } as const;
-
-const STATUSES = ['pending', 'in_progress', 'done', 'blocked', 'skipped'] as const;
-export type ItemStatus = (typeof STATUSES)[number];
-
-/** The person's review of an item, as the ` {review: …}` suffix of its checklist line says. */
-export type ReviewState =
-  | { state: 'needed' | 'open' | 'approved' }
-  | { state: 'chose'; option: string }
-  | { state: 'adjust' | 'rejected'; note: string };
-
-export interface ChecklistLine {
-  itemId: string;
-  title: string;
-  status: ItemStatus;
-  review?: ReviewState;
-}
-
-export interface TaskContext {
-  goal?: string;
-  taskKind?: string;
-  /** Undefined when the context has no `Checklist:` section. */
-  checklist?: ChecklistLine[];
-}
-
-const ITEM_LINE = /^- \[([a-z_]+)\] ([a-z0-9][a-z0-9_-]*): (.*)$/;
-const REVIEW_SUFFIX = /\s*\{review:\s*(.*)\}\s*$/;
-
-function parseReview(text: string): ReviewState | undefined {
-  const t = text.trim();
-  const lower = t.toLowerCase();
-  if (lower === 'needed' || lower === 'open' || lower === 'approved') return { state: lower };
-  const chose = /^cho(?:se|sen)\s+(.+)$/i.exec(t);
-  if (chose) return { state: 'chose', option: chose[1].trim() };
-  const noted = /^(adjust|rejected)\s*:?\s*(.*)$/is.exec(t);
-  if (noted) return { state: noted[1].toLowerCase() as 'adjust' | 'rejected', note: noted[2].trim() };
-  return undefined;
-}
-
-/** The task's goal, kind and checklist, read from the `Task goal:` system message. */
-export function parseTaskContext(messages: readonly ChatMessage[]): TaskContext {
-  const system = messages.find((m) => m.role === 'system' && m.content.startsWith('Task goal:'));
-  if (system === undefined) return {};
-  const lines = system.content.split('\n');
-  const context: TaskContext = { goal: lines[0].slice('Task goal:'.length).trim() };
-  for (const line of lines) {
-    const kind = /^Task kind:\s*(\S+)/.exec(line);
-    if (kind) context.taskKind = kind[1];
-  }
-  const start = lines.indexOf('Checklist:');
-  if (start < 0) return context;
-  context.checklist = [];
-  for (const line of lines.slice(start + 1)) {
-    const found = ITEM_LINE.exec(line.trim());
-    if (!found) {
-      if (line.startsWith('- [')) continue;
-      break;
-    }
-    const status = STATUSES.find((s) => s === found[1]);
-    if (status === undefined) continue;
-    let title = found[3];
-    let review: ReviewState | undefined;
-    const suffix = REVIEW_SUFFIX.exec(title);
-    if (suffix) {
-      review = parseReview(suffix[1]);
-      title = title.slice(0, suffix.index);
-    }
-    context.checklist.push({ itemId: found[2], title: title.trim(), status, ...(review ? { review } : {}) });
-  }
-  return context;
-}
-
-// --- This turn's calls and results ----------------------------------------------------------
-
-interface Outcome {
-  ok: boolean;
-  pending: boolean;
-  result: Record<string, unknown>;
-  content: string;
-}
-
-interface Done {
-  name: string;
-  args: Record<string, unknown>;
-  outcome: Outcome | undefined;
-}
-
-function outcomeOf(content: string): Outcome {
-  const value = parseJson(content);
-  if (!isRecord(value)) return { ok: false, pending: /^\s*pending\b/i.test(content), result: {}, content };
-  const inner = isRecord(value.result) ? value.result : {};
-  const pending =
-    value.status === 'pending' ||
-    value.outcome === 'pending' ||
-    value.outcome === 'not_finished' ||
-    inner.status === 'pending';
-  return { ok: value.ok === true && !pending, pending, result: inner, content };
-}
-
-/** The calls of the steps after `from` (this turn's, as the context shows them) with their results. */
-function callsAfter(messages: readonly ChatMessage[], from: number): Done[] {
-  const done: Done[] = [];
-  const byId = new Map<string, Done>();
-  messages.forEach((m, index) => {
-    if (index <= from) return;
-    if (m.role === 'assistant') {
-      for (const c of m.toolCalls ?? []) {
-        const args = parseJson(c.arguments);
-        const entry: Done = { name: c.name, args: isRecord(args) ? args : {}, outcome: undefined };
-        done.push(entry);
-        byId.set(c.id, entry);
-      }
-    } else if (m.role === 'tool') {
-      const entry = byId.get(m.toolCallId);
-      if (entry) entry.outcome = outcomeOf(m.content);
-    }
-  });
-  return done;
-}
-
-const artifactOf = (outcome: Outcome | undefined) => {
-  const a = outcome?.result.artifact;
-  return isRecord(a) && typeof a.artifactId === 'string' && typeof a.version === 'number'
-    ? { artifactId: a.artifactId, version: a.version }
-    : undefined;
-};
 
 // --- Which item is next -------------------------------------------------------------------
 
@@ -278,8 +155,7 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
   const item = nextWorkable(context.checklist);
   if (item === undefined) return say(statusLine(context.checklist, phrases));
   // What this turn did for the item: everything since the last checklist.update.
-  const lastUpdate = calls.map((c) => c.name).lastIndexOf(PLAN_TOOLS.update);
-  const sinceUpdate = calls.slice(lastUpdate + 1);
+  const sinceUpdate = callsSinceLast(calls, PLAN_TOOLS.update);
   const markDone = (evidence: Record<string, unknown>) =>
     call(PLAN_TOOLS.update, { itemId: item.itemId, status: 'done', evidence });
 
