@@ -2,9 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage, CompletionRequest, CompletionResult, ToolSpec } from '../model-provider.port';
 import { OfflineModelProvider } from './offline-model-provider';
+import { PHRASES } from './phrases';
+import { PLANS } from './plan-templates';
 import { planKindOf, subjectOf, type PlanKind } from './plan-kinds';
 import { parseTaskContext } from './plan-context';
-import { nextWorkable } from './plan-policy';
+import { nextWorkable } from './plan-items';
 
 // The plan rules (README.md, "Plans") against a small stand-in of the runtime: it renders the
 // task's system message as the context builder does (`Task goal:` … `Checklist:` lines), runs the
@@ -17,18 +19,34 @@ const object = (properties: Record<string, unknown>, required: string[] = []) =>
   additionalProperties: false,
 });
 const itemId = { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' };
-const planItem = (confirmation: boolean) =>
+const outputSchema = {
+  anyOf: [
+    object({ kind: { type: 'string', const: 'artifact' } }, ['kind']),
+    object(
+      {
+        kind: { type: 'string', const: 'media' },
+        media: { type: 'string', enum: ['image', 'video', '3d', 'audio'] },
+        count: { type: 'integer', minimum: 1 },
+      },
+      ['kind', 'media', 'count'],
+    ),
+    object({ kind: { type: 'string', const: 'decision' } }, ['kind']),
+  ],
+};
+const planItem = (confirmation: boolean, output: boolean) =>
   object(
     {
       itemId,
       title: { type: 'string' },
       dependsOn: { type: 'array', items: itemId, default: [] },
       ...(confirmation ? { needsConfirmation: { type: 'boolean' } } : {}),
+      ...(output ? { output: outputSchema } : {}),
     },
     ['itemId', 'title'],
   );
 
-function toolsWith(confirmation: boolean): ToolSpec[] {
+/** The tool set: checklist.plan with or without `needsConfirmation` and `output`, document.edit or not. */
+function toolsWith(confirmation: boolean, output = false, edit = false): ToolSpec[] {
   return [
     {
       name: 'brief.update',
@@ -38,7 +56,7 @@ function toolsWith(confirmation: boolean): ToolSpec[] {
     {
       name: 'checklist.plan',
       description: 'Plan the execution checklist',
-      parameters: object({ items: { type: 'array', items: planItem(confirmation) } }, ['items']),
+      parameters: object({ items: { type: 'array', items: planItem(confirmation, output) } }, ['items']),
     },
     {
       name: 'checklist.update',
@@ -60,6 +78,22 @@ function toolsWith(confirmation: boolean): ToolSpec[] {
       description: 'Read a document of the workspace',
       parameters: object({ artifactId: { type: 'string' } }, ['artifactId']),
     },
+    ...(edit
+      ? [
+          {
+            name: 'document.edit',
+            description: 'Edit parts of a document: each edit replaces an exact snippet `old` by `new`.',
+            parameters: object(
+              {
+                artifactId: { type: 'string' },
+                baseVersion: { type: 'integer' },
+                edits: { type: 'array', items: object({ old: { type: 'string' }, new: { type: 'string' } }) },
+              },
+              ['artifactId', 'baseVersion', 'edits'],
+            ),
+          },
+        ]
+      : []),
     {
       name: 'image.generate',
       description: 'Make one image (picture, poster, illustration, photo) from a text prompt.',
@@ -88,22 +122,30 @@ function toolsWith(confirmation: boolean): ToolSpec[] {
   ];
 }
 const TOOLS = toolsWith(true);
+/** The tool set of today's runtime: items declare outputs, and documents can be edited in place. */
+const CURRENT = toolsWith(true, true, true);
 
 type Review = string | undefined;
+type Output = { kind: 'artifact' } | { kind: 'decision' } | { kind: 'media'; media: string; count: number };
 interface Item {
   itemId: string;
   title: string;
   status: string;
   needsConfirmation: boolean;
   review: Review;
+  output?: Output;
+  links: string[];
 }
+type Evidence = { kind: string; artifactId?: string; version?: number; jobId?: string; jobIds?: string[] };
 
 /** The task as the runtime holds it, and what its tools do, in a few lines. */
 class FakeTask {
   brief: string | null = null;
   checklist: Item[] = [];
-  readonly written = new Set<string>();
-  readonly jobs = new Set<string>();
+  /** Documents by id: their versions' texts. */
+  readonly documents = new Map<string, string[]>();
+  /** Completed jobs: their kind and the artefact each made. */
+  readonly jobs = new Map<string, { kind: string; artifactId: string }>();
   refuseUpdates = false;
   private counter = 0;
   constructor(
@@ -123,10 +165,42 @@ class FakeTask {
         // As the context builder renders it: "needed" on a reviewed stage until a card exists.
         const state = i.review ?? (i.needsConfirmation ? 'needed' : undefined);
         const review = this.reviewSuffix && state !== undefined ? ` {review: ${state}}` : '';
-        lines.push(`- [${i.status}] ${i.itemId}: ${i.title}${review}`);
+        const output =
+          i.output === undefined
+            ? ''
+            : i.output.kind === 'media'
+              ? ` {output: media ${i.output.media} x${i.output.count}}`
+              : ` {output: ${i.output.kind}}`;
+        const links = i.links.length > 0 ? ` {artefacts: ${i.links.join(', ')}}` : '';
+        lines.push(`- [${i.status}] ${i.itemId}: ${i.title}${output}${links}${review}`);
       }
     }
     return lines.join('\n');
+  }
+
+  /**
+   * As the runtime judges evidence: it exists, and it is what the item declared it delivers (a
+   * media item of count N needs N completed jobs of its kind). The artefacts it links, or why not.
+   */
+  private check(item: Item, evidence: Evidence | undefined): string[] | string {
+    if (evidence === undefined) return [];
+    const output = item.output;
+    if (evidence.kind === 'artifact_version') {
+      if (output !== undefined && output.kind !== 'artifact') return 'not an artefact item';
+      const versions = this.documents.get(evidence.artifactId ?? '');
+      const made = [...this.jobs.values()].some((j) => j.artifactId === evidence.artifactId);
+      if (!made && (versions === undefined || versions.length < (evidence.version ?? 1))) return 'no such evidence';
+      return [evidence.artifactId ?? ''];
+    }
+    const ids =
+      evidence.kind === 'job' ? [evidence.jobId ?? ''] : evidence.kind === 'jobs' ? (evidence.jobIds ?? []) : [];
+    if (ids.length === 0) return 'no such evidence';
+    const jobs = ids.map((id) => this.jobs.get(id));
+    if (jobs.some((j) => j === undefined)) return 'no such evidence';
+    if (output !== undefined && output.kind !== 'media') return 'not a media item';
+    if (output?.kind === 'media' && (ids.length < output.count || jobs.some((j) => j?.kind !== output.media)))
+      return `Item ${item.itemId} delivers ${output.count} ${output.media} jobs: the evidence names ${ids.length}`;
+    return jobs.map((j) => j?.artifactId ?? '');
   }
 
   run(name: string, args: Record<string, unknown>): string {
@@ -137,38 +211,63 @@ class FakeTask {
         this.brief = String(args.brief);
         return ok({ changed: true });
       case 'checklist.plan': {
-        const items = args.items as Array<{ itemId: string; title: string; needsConfirmation?: boolean }>;
+        const items = args.items as Array<{
+          itemId: string;
+          title: string;
+          needsConfirmation?: boolean;
+          output?: Output;
+        }>;
         this.checklist = items.map((i) => ({
           itemId: i.itemId,
           title: i.title,
           status: 'pending',
           needsConfirmation: i.needsConfirmation === true,
           review: undefined,
+          ...(i.output !== undefined ? { output: i.output } : {}),
+          links: [],
         }));
         return ok({ changed: true, items: items.map((i) => i.itemId) });
       }
       case 'checklist.update': {
         const item = this.checklist.find((i) => i.itemId === args.itemId);
-        const evidence = args.evidence as { kind: string; artifactId?: string; jobId?: string } | undefined;
+        const evidence = args.evidence as Evidence | undefined;
         if (this.refuseUpdates) return refused('EVIDENCE_NOT_FOUND', 'No completed generation job j-0');
         if (!item) return refused('CHECKLIST_ITEM_NOT_FOUND', `No item ${String(args.itemId)}`);
-        const known =
-          evidence?.kind === 'job' ? this.jobs.has(evidence.jobId ?? '') : this.written.has(evidence?.artifactId ?? '');
-        if (!known) return refused('EVIDENCE_NOT_FOUND', 'no such evidence');
+        const checked = this.check(item, evidence);
+        if (typeof checked === 'string') return refused('EVIDENCE_MISMATCH', checked);
         item.status = String(args.status);
+        for (const id of checked) if (!item.links.includes(id)) item.links.push(id);
         return ok({ changed: true, itemId: item.itemId, status: item.status });
       }
       case 'document.write': {
         const artifactId = `00000000-0000-4000-8000-${String(++this.counter).padStart(12, '0')}`;
-        this.written.add(artifactId);
+        this.documents.set(artifactId, [String(args.text)]);
         return ok({ artifact: { artifactId, version: 1 }, created: true });
+      }
+      case 'document.read': {
+        const versions = this.documents.get(String(args.artifactId));
+        if (versions === undefined) return refused('ARTIFACT_NOT_FOUND', 'No such document');
+        return ok({ artifact: { artifactId: args.artifactId, version: versions.length }, text: versions.at(-1) });
+      }
+      case 'document.edit': {
+        const versions = this.documents.get(String(args.artifactId));
+        if (versions === undefined) return refused('ARTIFACT_NOT_FOUND', 'No such document');
+        if (args.baseVersion !== versions.length) return refused('ARTIFACT_VERSION_CONFLICT', 'stale base');
+        let text = versions.at(-1) ?? '';
+        for (const edit of args.edits as Array<{ old: string; new: string }>) {
+          if (text.split(edit.old).length !== 2) return refused('EDIT_SNIPPET_NOT_FOUND', 'no unique snippet');
+          text = text.replace(edit.old, () => edit.new);
+        }
+        versions.push(text);
+        return ok({ artifact: { artifactId: args.artifactId, version: versions.length }, edits: 1 });
       }
       case 'video.generate':
       case 'image.generate': {
         // As the runtime shows a paid async call once its job completed (it waits before the next step).
         const jobId = `job-${++this.counter}`;
-        this.jobs.add(jobId);
-        return ok({ jobId, artifactId: `art-${this.counter}`, kind: name.startsWith('video') ? 'video' : 'image' });
+        const kind = name.startsWith('video') ? 'video' : 'image';
+        this.jobs.set(jobId, { kind, artifactId: `art-${this.counter}` });
+        return ok({ jobId, artifactId: `art-${this.counter}`, kind });
       }
       default:
         return refused('TOOL_NOT_FOUND', name);
@@ -242,6 +341,10 @@ const KINDS: Array<[string, PlanKind | undefined, string]> = [
   ['Make a ninety second film of the tram depot at night', 'video', 'the tram depot at night'],
 ];
 const TRAM = KINDS[KINDS.length - 1][0];
+/** Briefs of the output and revision tests: written nowhere else either. */
+const HARBOUR = 'Could you draw up several posters announcing the harbour swimming race?';
+const LIGHTHOUSE = 'Could you assemble a teaser about the lighthouse keepers?';
+const SENTENCES = [...KINDS.map(([sentence]) => sentence), HARBOUR, LIGHTHOUSE];
 
 describe('the offline plan policy', () => {
   it('keys on kinds of brief, not on sentences of the README or the fixtures', () => {
@@ -253,7 +356,7 @@ describe('the offline plan policy', () => {
     ]
       .join('\n')
       .toLowerCase();
-    for (const [sentence] of KINDS) expect(written.includes(sentence.toLowerCase())).toBe(false);
+    for (const sentence of SENTENCES) expect(written.includes(sentence.toLowerCase())).toBe(false);
     const source = [
       'plan-kinds.ts',
       'plan-templates.ts',
@@ -265,7 +368,7 @@ describe('the offline plan policy', () => {
       .map((f) => readFileSync(join(here, f), 'utf8'))
       .join('\n')
       .toLowerCase();
-    for (const [sentence] of KINDS) expect(source.includes(sentence.toLowerCase())).toBe(false);
+    for (const sentence of SENTENCES) expect(source.includes(sentence.toLowerCase())).toBe(false);
   });
 
   it.each(KINDS)('reads %j as a %s brief', (sentence, kind, subject) => {
@@ -346,7 +449,7 @@ describe('the offline plan policy', () => {
     });
   });
 
-  it('the approval turn after the review makes the shots, one generation call per step, then marks them done with a job', async () => {
+  it('the approval turn after the review makes the shots, one generation call per step, then marks them done with every job', async () => {
     const task = new FakeTask(KINDS[2][0], 'de');
     await runTurn(task, task.goal);
     await runTurn(task);
@@ -361,12 +464,155 @@ describe('the offline plan policy', () => {
     ]);
     // Optional ids stay empty; the rest is left to the schema's defaults.
     expect(turn.calls[0].args).toEqual({ prompt: turn.calls[0].args.prompt });
-    expect(turn.calls[3].args).toEqual({ itemId: 'shots', status: 'done', evidence: { kind: 'job', jobId: 'job-3' } });
+    expect(turn.calls[3].args).toEqual({
+      itemId: 'shots',
+      status: 'done',
+      evidence: { kind: 'jobs', jobIds: ['job-3', 'job-4', 'job-5'] },
+    });
     expect(turn.reply.text).toBe('Erledigt: Einstellungen. Das war der letzte Schritt.');
     expect(task.checklist.every((i) => i.status === 'done')).toBe(true);
 
     const after = await runTurn(task);
     expect(after).toMatchObject({ calls: [], reply: { text: 'Alle Schritte sind erledigt.' } });
+  });
+
+  it('plans declare what each item delivers: documents an artefact, shots three videos, posters three images', () => {
+    const outputs = Object.fromEntries(
+      Object.entries(PLANS).map(([kind, items]) => [kind, items.map((i) => [i.itemId, i.output])]),
+    );
+    expect(outputs).toEqual({
+      video: [
+        ['script', { kind: 'artifact' }],
+        ['storyboard', { kind: 'artifact' }],
+        ['shots', { kind: 'media', media: 'video', count: 3 }],
+      ],
+      posterSeries: [
+        ['concept', { kind: 'artifact' }],
+        ['layouts', { kind: 'artifact' }],
+        ['posters', { kind: 'media', media: 'image', count: 3 }],
+      ],
+      storyboard: [
+        ['outline', { kind: 'artifact' }],
+        ['storyboard', { kind: 'artifact' }],
+      ],
+    });
+  });
+
+  it("declares each item's output where checklist.plan offers the field, and the runtime's count holds", async () => {
+    // A kind of brief (a poster series), in a sentence written nowhere else.
+    expect(planKindOf(HARBOUR)).toBe('posterSeries');
+    const task = new FakeTask(HARBOUR);
+    const first = await runTurn(task, HARBOUR, CURRENT);
+    expect(first.calls[1].args).toEqual({
+      items: [
+        { itemId: 'concept', title: 'Concept', dependsOn: [], output: { kind: 'artifact' } },
+        {
+          itemId: 'layouts',
+          title: 'Layouts',
+          dependsOn: ['concept'],
+          needsConfirmation: true,
+          output: { kind: 'artifact' },
+        },
+        {
+          itemId: 'posters',
+          title: 'Posters',
+          dependsOn: ['layouts'],
+          output: { kind: 'media', media: 'image', count: 3 },
+        },
+      ],
+    });
+    await runTurn(task, undefined, CURRENT);
+    task.checklist[1].review = 'approved';
+    const posters = await runTurn(task, undefined, CURRENT);
+    expect(names(posters)).toEqual(['image.generate', 'image.generate', 'image.generate', 'checklist.update']);
+    // The fake task refuses evidence that does not match the declared output, as the runtime does.
+    expect(posters.calls[3].args).toEqual({
+      itemId: 'posters',
+      status: 'done',
+      evidence: { kind: 'jobs', jobIds: ['job-3', 'job-4', 'job-5'] },
+    });
+    expect(task.checklist.map((i) => i.status)).toEqual(['done', 'done', 'done']);
+    expect(task.checklist[2].links).toEqual(['art-3', 'art-4', 'art-5']);
+  });
+
+  it('works an item by the output its line declares: one clip is one job', async () => {
+    const task = new FakeTask(LIGHTHOUSE);
+    task.checklist = [
+      { itemId: 'notes', title: 'Notes', status: 'done', needsConfirmation: false, review: undefined, links: [] },
+      {
+        itemId: 'teaser',
+        title: 'Teaser',
+        status: 'pending',
+        needsConfirmation: false,
+        review: undefined,
+        output: { kind: 'media', media: 'video', count: 1 },
+        links: [],
+      },
+    ];
+    const turn = await runTurn(task, undefined, CURRENT);
+    expect(names(turn)).toEqual(['video.generate', 'checklist.update']);
+    expect(turn.calls[1].args).toEqual({ itemId: 'teaser', status: 'done', evidence: { kind: 'job', jobId: 'job-1' } });
+    // A decision is the person's, on a review card: the policy waits for it.
+    task.checklist.push({
+      itemId: 'pick',
+      title: 'Pick a cut',
+      status: 'pending',
+      needsConfirmation: true,
+      review: undefined,
+      output: { kind: 'decision' },
+      links: [],
+    });
+    expect(await runTurn(task, undefined, CURRENT)).toMatchObject({
+      calls: [],
+      reply: { text: 'Waiting for your review of Pick a cut before going on.' },
+    });
+  });
+
+  it('counts the jobs the prompt already shows: the missing shot is made, and done names all three', async () => {
+    const task = new FakeTask(KINDS[0][0]);
+    await runTurn(task, task.goal, CURRENT);
+    await runTurn(task, undefined, CURRENT);
+    task.checklist[1].review = 'approved';
+    // Two shots of earlier steps, as the runtime renders them, then the policy's next step.
+    const shown: ChatMessage[] = [0, 1].flatMap((n) => {
+      const content = task.run('video.generate', { prompt: `shot ${n}` });
+      return [
+        { role: 'assistant', content: '', toolCalls: [{ id: `c${n}`, name: 'video.generate', arguments: '{}' }] },
+        { role: 'tool', toolCallId: `c${n}`, content },
+      ] satisfies ChatMessage[];
+    });
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'You are Lomo.' },
+      { role: 'system', content: task.describe() },
+      ...shown,
+    ];
+    const third = await model.complete({ messages, tools: CURRENT });
+    expect(third.toolCalls.map((c) => [c.name, JSON.parse(c.arguments).prompt])).toEqual([
+      ['video.generate', expect.stringMatching(/^Shot 3: Closing\. /)],
+    ]);
+    messages.push(
+      { role: 'assistant', content: '', toolCalls: third.toolCalls },
+      { role: 'tool', toolCallId: third.toolCalls[0].id, content: task.run('video.generate', { prompt: 'shot 2' }) },
+    );
+    const done = await model.complete({ messages, tools: CURRENT });
+    expect(JSON.parse(done.toolCalls[0].arguments)).toEqual({
+      itemId: 'shots',
+      status: 'done',
+      evidence: { kind: 'jobs', jobIds: ['job-3', 'job-4', 'job-5'] },
+    });
+    // Made but not completed: the "being made" line, and no call.
+    const pending: ChatMessage[] = [
+      ...messages.slice(0, 2),
+      { role: 'assistant', content: '', toolCalls: [{ id: 'p', name: 'video.generate', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'p', content: JSON.stringify({ ok: true, status: 'pending' }) },
+    ];
+    const one = new FakeTask(task.goal);
+    one.checklist = [{ ...task.checklist[2], output: { kind: 'media', media: 'video', count: 1 } }];
+    pending[1] = { role: 'system', content: one.describe() };
+    expect(await model.complete({ messages: pending, tools: CURRENT })).toMatchObject({
+      text: PHRASES.en.mediaPending('video'),
+      toolCalls: [],
+    });
   });
 
   it('a poster series makes three images after its layouts are approved (a "chose" counts as approved)', async () => {

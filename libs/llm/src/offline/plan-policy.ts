@@ -9,16 +9,16 @@ import type { ChatMessage, ModelToolCall, ToolSpec } from '../model-provider.por
 import { toTraditional } from './han-script';
 import { pickMediaTool, type Intent } from './intents';
 import type { OfflineLanguage } from './language';
-import type { OfflineMediaKind } from './media-intent';
 import { PHRASES } from './phrases';
-import { planKindOf, subjectOf, type PlanKind } from './plan-kinds';
+import { planKindOf, subjectOf } from './plan-kinds';
 import { PLAN_PHRASES } from './plan-phrases';
-import { itemDocument, mediaPrompt, PLANS, plannedItem, titleKey, type PlannedItem } from './plan-templates';
+import { itemDocument, mediaPrompt, PLANS, plannedItem, titleKey } from './plan-templates';
 import { buildArguments } from './tool-arguments';
 import { readToolResult } from './tool-result';
-import { isRecord } from './json-values';
 import { artifactOf, callsAfter, callsSinceLast } from './plan-calls';
 import { parseTaskContext, type ChecklistLine } from './plan-context';
+import { kindOfChecklist, nextWorkable, outputOf, planItemOffers, settled } from './plan-items';
+import { mediaStep } from './plan-media';
 
 export const PLAN_TOOLS = {
   brief: 'brief.update',
@@ -26,54 +26,6 @@ export const PLAN_TOOLS = {
   update: 'checklist.update',
   write: 'document.write',
 } as const;
-
-// --- Which item is next -------------------------------------------------------------------
-
-/** Skipped, or done with its review (if it has one) approved or chosen: what comes after may run. */
-const settled = (item: ChecklistLine) =>
-  item.status === 'skipped' ||
-  (item.status === 'done' &&
-    (item.review === undefined || item.review.state === 'approved' || item.review.state === 'chose'));
-
-/**
- * The first item that is pending or in progress and whose dependencies are settled (a reviewed
- * one approved or chosen). The lines show no dependencies: every earlier item counts as one,
- * which is what the policy's own plans are (chains).
- */
-export function nextWorkable(checklist: readonly ChecklistLine[]): ChecklistLine | undefined {
-  return checklist.find(
-    (item, index) =>
-      (item.status === 'pending' || item.status === 'in_progress') && checklist.slice(0, index).every(settled),
-  );
-}
-
-const MEDIA_TITLE: ReadonlyArray<[OfflineMediaKind, RegExp]> = [
-  ['video', /(?<!\p{L})(?:shots?|clips?|footage|videos?)(?!\p{L})|镜头|鏡頭|视频|視頻/iu],
-  ['image', /(?<!\p{L})(?:posters?|images?|pictures?|illustrations?)(?!\p{L})|海报|海報|图片|圖片/iu],
-];
-
-/** What working an item means: the policy's own plan of that id, else a guess from its title. */
-function workOf(item: ChecklistLine): PlannedItem['work'] {
-  const planned = plannedItem(item.itemId);
-  if (planned) return planned.work;
-  const media = MEDIA_TITLE.find(([, pattern]) => pattern.test(item.title))?.[0];
-  return media ? { kind: 'media', media, count: 1 } : { kind: 'document' };
-}
-
-function kindOfChecklist(checklist: readonly ChecklistLine[]): PlanKind | undefined {
-  const ids = new Set(checklist.map((i) => i.itemId));
-  return (['video', 'posterSeries', 'storyboard'] as const).find((kind) =>
-    PLANS[kind].every((planned) => ids.has(planned.itemId)),
-  );
-}
-
-/** checklist.plan accepts `needsConfirmation` on its items (the JSON Schema says so). */
-function confirmationOffered(tools: readonly ToolSpec[]): boolean {
-  const plan = tools.find((t) => t.name === PLAN_TOOLS.plan);
-  const items = isRecord(plan?.parameters.properties) ? plan.parameters.properties.items : undefined;
-  const item = isRecord(items) && isRecord(items.items) ? items.items : undefined;
-  return isRecord(item?.properties) && 'needsConfirmation' in item.properties;
-}
 
 // --- The step ----------------------------------------------------------------------------
 
@@ -141,13 +93,15 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
     if (offered(PLAN_TOOLS.brief) && !calls.some((c) => c.name === PLAN_TOOLS.brief))
       return call(PLAN_TOOLS.brief, { brief: script(phrases.brief(briefKind, subject, titles)) });
     if (plannedHere) return say(phrases.nothingReady);
-    const confirmation = confirmationOffered(input.tools);
+    const confirmation = planItemOffers(input.tools, PLAN_TOOLS.plan, 'needsConfirmation');
+    const outputs = planItemOffers(input.tools, PLAN_TOOLS.plan, 'output');
     return call(PLAN_TOOLS.plan, {
       items: PLANS[briefKind].map((item, i) => ({
         itemId: item.itemId,
         title: titles[i],
         dependsOn: [...item.dependsOn],
         ...(confirmation && item.needsConfirmation ? { needsConfirmation: true } : {}),
+        ...(outputs ? { output: { ...item.output } } : {}),
       })),
     });
   }
@@ -159,8 +113,10 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
   const markDone = (evidence: Record<string, unknown>) =>
     call(PLAN_TOOLS.update, { itemId: item.itemId, status: 'done', evidence });
 
-  const work = workOf(item);
-  if (work.kind === 'document') {
+  const output = outputOf(item);
+  // The person's decision on a review card: the runtime opens the card, the policy waits for it.
+  if (output.kind === 'decision') return say(phrases.waitingReview(item.title));
+  if (output.kind === 'artifact') {
     const written = sinceUpdate
       .filter((c) => c.name === PLAN_TOOLS.write && c.outcome?.ok === true)
       .map((c) => artifactOf(c.outcome))
@@ -175,24 +131,25 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
     return call(PLAN_TOOLS.write, { title: script(document.title), text: script(document.text) });
   }
 
-  // A media item: one generation call per shot (poster), then done with a completed job.
-  const tool = pickMediaTool(input.tools, work.media);
+  // A media item: one generation call per shot (poster), then done with every completed job.
+  const tool = pickMediaTool(input.tools, output.media);
   if (tool === undefined) return say(PHRASES[input.language].noTool(PHRASES[input.language].intents.media));
-  const made = sinceUpdate.filter((c) => c.name === tool.name);
-  if (made.length < work.count) {
-    const prompt = script(mediaPrompt(item.itemId, made.length, subject, chinese));
-    const args = buildArguments(tool.parameters, { payload: prompt, idCandidates: () => [], fillOptionalIds: false });
-    return call(tool.name, args);
+  const media = mediaStep(output.count, tool.name, callsAfter(input.messages, -1), PLAN_TOOLS.update);
+  switch (media.kind) {
+    case 'call': {
+      const prompt = script(mediaPrompt(item.itemId, media.index, subject, chinese));
+      return call(
+        tool.name,
+        buildArguments(tool.parameters, { payload: prompt, idCandidates: () => [], fillOptionalIds: false }),
+      );
+    }
+    case 'pending':
+      return say(PHRASES[input.language].mediaPending(output.media));
+    case 'done':
+      return markDone(media.evidence);
+    case 'none':
+      return say(phrases.nothingReady);
   }
-  const completed = made.filter((c) => c.outcome?.ok === true);
-  if (completed.length < work.count) return say(PHRASES[input.language].mediaPending(work.media));
-  const job = completed.map((c) => c.outcome?.result.jobId).find((id): id is string => typeof id === 'string');
-  if (job !== undefined) return markDone({ kind: 'job', jobId: job });
-  const artefact = completed
-    .map((c) => c.outcome?.result.artifactId)
-    .find((id): id is string => typeof id === 'string');
-  if (artefact !== undefined) return markDone({ kind: 'artifact_version', artifactId: artefact, version: 1 });
-  return say(phrases.nothingReady);
 }
 
 type Phrases = (typeof PLAN_PHRASES)[OfflineLanguage];
@@ -213,7 +170,7 @@ function stageSummary(
       ? done.review.state !== 'approved' && done.review.state !== 'chose'
       : !checklist.some((i) => i.review !== undefined) &&
         plannedItem(itemId)?.needsConfirmation === true &&
-        confirmationOffered(tools);
+        planItemOffers(tools, PLAN_TOOLS.plan, 'needsConfirmation');
   if (reviewed) return phrases.doneReview(title, next?.title);
   if (next !== undefined) return phrases.doneNext(title, next.title);
   return phrases.doneAll(title);

@@ -5,7 +5,7 @@
  * the subject. Never example requests.
  */
 import type { OfflineLanguage } from './language';
-import type { OfflineMediaKind } from './media-intent';
+import type { ItemOutput } from './plan-context';
 import type { PlanKind } from './plan-kinds';
 
 type Titles = Record<'en' | 'zh' | 'fr' | 'de' | 'es', string>;
@@ -16,8 +16,12 @@ export interface PlannedItem {
   dependsOn: readonly string[];
   /** The person reviews this stage before anything after it runs. */
   needsConfirmation: boolean;
-  /** A document written with document.write, or media made with one generation call each. */
-  work: { kind: 'document' } | { kind: 'media'; media: OfflineMediaKind; count: number };
+  /**
+   * What the item delivers, sent as checklist.plan's `output` so that "done" is checked against
+   * it: a document (an artefact version written with document.write), or `count` generations of
+   * one media kind (one call each; the runtime quotes them for the plan's budget card).
+   */
+  output: Exclude<ItemOutput, { kind: 'decision' }>;
 }
 
 const SCRIPT: Titles = { en: 'Script', zh: '脚本', fr: 'Script', de: 'Drehbuch', es: 'Guion' };
@@ -32,34 +36,34 @@ const OUTLINE: Titles = { en: 'Outline', zh: '大纲', fr: 'Synopsis', de: 'Expo
 export const SHOT_COUNT = 3;
 export const POSTER_COUNT = 3;
 
-const doc = { kind: 'document' } as const;
+const doc = { kind: 'artifact' } as const;
 
 export const PLANS: Record<PlanKind, readonly PlannedItem[]> = {
   video: [
-    { itemId: 'script', titles: SCRIPT, dependsOn: [], needsConfirmation: false, work: doc },
-    { itemId: 'storyboard', titles: STORYBOARD, dependsOn: ['script'], needsConfirmation: true, work: doc },
+    { itemId: 'script', titles: SCRIPT, dependsOn: [], needsConfirmation: false, output: doc },
+    { itemId: 'storyboard', titles: STORYBOARD, dependsOn: ['script'], needsConfirmation: true, output: doc },
     {
       itemId: 'shots',
       titles: SHOTS,
       dependsOn: ['storyboard'],
       needsConfirmation: false,
-      work: { kind: 'media', media: 'video', count: SHOT_COUNT },
+      output: { kind: 'media', media: 'video', count: SHOT_COUNT },
     },
   ],
   posterSeries: [
-    { itemId: 'concept', titles: CONCEPT, dependsOn: [], needsConfirmation: false, work: doc },
-    { itemId: 'layouts', titles: LAYOUTS, dependsOn: ['concept'], needsConfirmation: true, work: doc },
+    { itemId: 'concept', titles: CONCEPT, dependsOn: [], needsConfirmation: false, output: doc },
+    { itemId: 'layouts', titles: LAYOUTS, dependsOn: ['concept'], needsConfirmation: true, output: doc },
     {
       itemId: 'posters',
       titles: POSTERS,
       dependsOn: ['layouts'],
       needsConfirmation: false,
-      work: { kind: 'media', media: 'image', count: POSTER_COUNT },
+      output: { kind: 'media', media: 'image', count: POSTER_COUNT },
     },
   ],
   storyboard: [
-    { itemId: 'outline', titles: OUTLINE, dependsOn: [], needsConfirmation: false, work: doc },
-    { itemId: 'storyboard', titles: STORYBOARD, dependsOn: ['outline'], needsConfirmation: true, work: doc },
+    { itemId: 'outline', titles: OUTLINE, dependsOn: [], needsConfirmation: false, output: doc },
+    { itemId: 'storyboard', titles: STORYBOARD, dependsOn: ['outline'], needsConfirmation: true, output: doc },
   ],
 };
 
