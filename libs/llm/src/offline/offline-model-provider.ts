@@ -11,7 +11,8 @@
  * - a brief of a known kind (a video, a poster series, a storyboard for a film), with the plan
  *   and document tools offered, follows plan-policy.ts: record the brief, plan a checklist, and
  *   work one stage per turn (a document, or one media call per shot) up to its summary; a turn
- *   the runtime starts (no user message) works the checklist's next ready item;
+ *   the runtime starts (no user message) works the checklist's next ready item, and a stage the
+ *   person sent back with a note revises the document linked to it;
  * - a storyboard request, with the workspace tools offered, follows storyboard-policy.ts: write
  *   the storyboard as a document, read it back or make a flow of it when asked, and after a
  *   version conflict or a change notice re-read it (and resubmit a refused write);

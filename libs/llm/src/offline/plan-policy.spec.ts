@@ -343,7 +343,7 @@ const KINDS: Array<[string, PlanKind | undefined, string]> = [
 const TRAM = KINDS[KINDS.length - 1][0];
 /** Briefs of the output and revision tests: written nowhere else either. */
 const HARBOUR = 'Could you draw up several posters announcing the harbour swimming race?';
-const LIGHTHOUSE = 'Could you assemble a teaser about the lighthouse keepers?';
+const LIGHTHOUSE = 'We need a short teaser about the lighthouse keepers';
 const SENTENCES = [...KINDS.map(([sentence]) => sentence), HARBOUR, LIGHTHOUSE];
 
 describe('the offline plan policy', () => {
@@ -357,14 +357,9 @@ describe('the offline plan policy', () => {
       .join('\n')
       .toLowerCase();
     for (const sentence of SENTENCES) expect(written.includes(sentence.toLowerCase())).toBe(false);
-    const source = [
-      'plan-kinds.ts',
-      'plan-templates.ts',
-      'plan-policy.ts',
-      'plan-phrases.ts',
-      'plan-context.ts',
-      'plan-calls.ts',
-    ]
+    // Every source file of the plan rules.
+    const source = readdirSync(here)
+      .filter((f) => /^plan-[a-z-]+\.ts$/.test(f) && !f.endsWith('.spec.ts'))
       .map((f) => readFileSync(join(here, f), 'utf8'))
       .join('\n')
       .toLowerCase();
@@ -625,7 +620,7 @@ describe('the offline plan policy', () => {
     expect(turn.reply.text).toBe('Hecho: Carteles. Era la última etapa.');
   });
 
-  it('an adjusted review: the document is rewritten with the note, and marked done again', async () => {
+  it('an adjusted review without document.edit: the document is rewritten with the note, and marked done again', async () => {
     const task = new FakeTask(KINDS[0][0]);
     await runTurn(task, task.goal);
     await runTurn(task);
@@ -642,6 +637,57 @@ describe('the offline plan policy', () => {
     task.checklist[1].status = 'blocked';
     task.checklist[1].review = 'rejected: not this direction';
     expect((await runTurn(task)).reply.text).toBe('I cannot go on right now: Storyboard is blocked.');
+  });
+
+  it('an adjusted review of a linked document: that document is revised in place with the note, and is the evidence', async () => {
+    const task = new FakeTask(LIGHTHOUSE);
+    expect(planKindOf(LIGHTHOUSE)).toBe('video');
+    await runTurn(task, LIGHTHOUSE, CURRENT);
+    await runTurn(task, undefined, CURRENT);
+    const board = task.checklist[1];
+    expect(board.links).toEqual(['00000000-0000-4000-8000-000000000002']);
+    board.status = 'in_progress';
+    board.review = 'adjust: open on the keepers at the lamp, fewer wide shots';
+    const turn = await runTurn(task, undefined, CURRENT);
+
+    expect(names(turn)).toEqual(['document.read', 'document.edit', 'checklist.update']);
+    expect(turn.calls[1].args).toEqual({
+      artifactId: board.links[0],
+      baseVersion: 1,
+      edits: [
+        {
+          old: '# Storyboard: the lighthouse keepers',
+          new: '# Storyboard: the lighthouse keepers\n\n## Revision\n\nAfter review: open on the keepers at the lamp, fewer wide shots',
+        },
+      ],
+    });
+    // The note reached the document's next version, and that version is what "done" shows.
+    const versions = task.documents.get(board.links[0]) ?? [];
+    expect(versions).toHaveLength(2);
+    expect(versions[1]).toContain('After review: open on the keepers at the lamp, fewer wide shots');
+    expect(versions[1]).toContain('## Shot 1: Establishing');
+    expect(turn.calls[2].args).toEqual({
+      itemId: 'storyboard',
+      status: 'done',
+      evidence: { kind: 'artifact_version', artifactId: board.links[0], version: 2 },
+    });
+    expect(board.links).toHaveLength(1);
+  });
+
+  it('an adjusted review whose linked document cannot be revised in place gets a new document with the note', async () => {
+    const task = new FakeTask(LIGHTHOUSE);
+    await runTurn(task, LIGHTHOUSE, CURRENT);
+    await runTurn(task, undefined, CURRENT);
+    const board = task.checklist[1];
+    task.documents.delete(board.links[0]);
+    board.status = 'in_progress';
+    board.review = 'adjust: warmer light';
+    const turn = await runTurn(task, undefined, CURRENT);
+    expect(names(turn)).toEqual(['document.read', 'document.write', 'checklist.update']);
+    expect(String(turn.calls[1].args.text)).toContain('## Revision\n\nAfter review: warmer light');
+    expect(turn.calls[2].args).toMatchObject({
+      evidence: { kind: 'artifact_version', artifactId: '00000000-0000-4000-8000-000000000003', version: 1 },
+    });
   });
 
   it('a refused checklist.update is reported once, with no retry', async () => {

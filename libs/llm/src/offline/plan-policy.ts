@@ -12,13 +12,14 @@ import type { OfflineLanguage } from './language';
 import { PHRASES } from './phrases';
 import { planKindOf, subjectOf } from './plan-kinds';
 import { PLAN_PHRASES } from './plan-phrases';
-import { itemDocument, mediaPrompt, PLANS, plannedItem, titleKey } from './plan-templates';
+import { itemDocument, mediaPrompt, PLANS, plannedItem, revisionSection, titleKey } from './plan-templates';
 import { buildArguments } from './tool-arguments';
 import { readToolResult } from './tool-result';
 import { artifactOf, callsAfter, callsSinceLast } from './plan-calls';
 import { parseTaskContext, type ChecklistLine } from './plan-context';
 import { kindOfChecklist, nextWorkable, outputOf, planItemOffers, settled } from './plan-items';
 import { mediaStep } from './plan-media';
+import { REVISION_TOOLS, revisionStep } from './plan-revision';
 
 export const PLAN_TOOLS = {
   brief: 'brief.update',
@@ -73,9 +74,11 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
   });
   const say = (text: string): PlanDecision => ({ text, toolCalls: [] });
 
-  // After a result: a refusal is reported (no retry loop); a stage marked done is summarized.
+  // After a result: a refusal is reported (no retry loop); a stage marked done is summarized. A
+  // revision in place that cannot be made is no refusal: it falls back to a new document.
   const latest = calls.at(-1);
-  if (latest?.outcome !== undefined && !latest.outcome.ok && !latest.outcome.pending) {
+  const revising = latest?.name === REVISION_TOOLS.read || latest?.name === REVISION_TOOLS.edit;
+  if (latest?.outcome !== undefined && !latest.outcome.ok && !latest.outcome.pending && !revising) {
     const { summary } = readToolResult(latest.outcome.content);
     return say(latest.name === PLAN_TOOLS.update ? phrases.refused(summary) : phrases.failed(latest.name, summary));
   }
@@ -127,6 +130,14 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
       item.status === 'in_progress' && item.review?.state === 'adjust' && item.review.note !== ''
         ? item.review.note
         : undefined;
+    // Sent back with a note: revise the document linked to the item (the latest link) in place.
+    const target = item.artefacts?.at(-1);
+    if (note !== undefined && target !== undefined && offered(REVISION_TOOLS.read) && offered(REVISION_TOOLS.edit)) {
+      const revision = revisionStep(target, script(revisionSection(note, chinese)), sinceUpdate);
+      if (revision.kind === 'call') return call(revision.name, revision.args);
+      if (revision.kind === 'done')
+        return markDone({ kind: 'artifact_version', artifactId: revision.artifactId, version: revision.version });
+    }
     const document = itemDocument(item.itemId, item.title, subject, chinese, note);
     return call(PLAN_TOOLS.write, { title: script(document.title), text: script(document.text) });
   }

@@ -181,6 +181,10 @@ const GENERIC: Sections = {
   ],
 };
 
+/** The section that carries the person's note from an "adjust" review into the next version. */
+export const revisionSection = (note: string, chinese: boolean): string =>
+  chinese ? `## 修改意见\n\n${note}` : `## Revision\n\nAfter review: ${note}`;
+
 /** document.write arguments for an item: title `<Item title>: <subject>`, markdown sections. */
 export function itemDocument(
   itemId: string,
@@ -192,10 +196,8 @@ export function itemDocument(
   const sections = (SECTIONS[itemId] ?? GENERIC)[chinese ? 'zh' : 'en'];
   const title = chinese ? `${itemTitle}：${subject}` : `${itemTitle}: ${subject}`;
   const parts = [`# ${title}`];
-  if (adjustNote !== undefined) {
-    // The person's note leads the rewrite, and every section says it was taken into account.
-    parts.push(chinese ? `## 修改意见\n\n${adjustNote}` : `## Revision\n\nAfter review: ${adjustNote}`);
-  }
+  // The person's note leads the rewrite, and every section says it was taken into account.
+  if (adjustNote !== undefined) parts.push(revisionSection(adjustNote, chinese));
   for (const section of sections) {
     const line = section.line(subject);
     const revised =
