@@ -58,11 +58,8 @@ describe('the offline policy runs a three-stage brief through the runtime', () =
     wired.store = h.runtime.store;
     wired.artifacts = h.artifacts;
     projector = wired.projector = new WorkspaceTestProjector(h.runtime.store);
-    // A budget and auto-approve limits the person set: the shots need no question about money.
-    const meta = { workspaceId: HARNESS_WORKSPACE, correlationId: 'limits', causationId: null, actor: person };
-    await h.orders.accounts.write(streams.account(HARNESS_WORKSPACE), budgetOf(1_000_000), meta);
-    await h.orders.accounts.write(streams.account(HARNESS_WORKSPACE), limitsOf(10_000, 100_000), meta);
   });
+  const meta = { workspaceId: HARNESS_WORKSPACE, correlationId: 'limits', causationId: null, actor: person };
   afterEach(async () => {
     await projector?.close();
     await h.close();
@@ -77,6 +74,9 @@ describe('the offline policy runs a three-stage brief through the runtime', () =
   };
 
   it('script and storyboard by continuation, the review card, then the shots after approval: the checklist completes', async () => {
+    // A budget and auto-approve limits the person set: the shots need no question about money.
+    await h.orders.accounts.write(streams.account(HARNESS_WORKSPACE), budgetOf(1_000_000), meta);
+    await h.orders.accounts.write(streams.account(HARNESS_WORKSPACE), limitsOf(10_000, 100_000), meta);
     const { taskId } = await h.runtime.createTask(BRIEF, 'persistent');
     const executor = h.runtime.worker('executor-1', new OfflineModelProvider());
     await h.runtime.consumeWakeUps(executor);
@@ -146,7 +146,11 @@ describe('the offline policy runs a three-stage brief through the runtime', () =
       events,
       'ChecklistItemChanged',
     ).filter((c) => c.itemId === 'shots');
-    expect(shots).toMatchObject([{ evidence: { kind: 'job' } }]);
+    // Done with the evidence of all three jobs, as the item's declared output (three videos) asks.
+    expect(shots).toMatchObject([{ evidence: { kind: 'jobs' } }]);
+    expect((shots[0].evidence as { jobIds?: string[] }).jobIds).toHaveLength(3);
+    // The workspace's own budget and auto-approve limits cover the shots: no budget card, no card each.
+    expect(ofType<{ kind: string }>(events, 'CheckpointOpened').map((c) => c.kind)).toEqual(['review']);
     // Three shots, three video jobs of this task, each made.
     const turnIds = ofType<{ turnId: string }>(events, 'TurnOpened').map((t) => t.turnId);
     const shotsTurn = await h.read(streams.turn(turnIds.at(-1)!));
@@ -166,6 +170,55 @@ describe('the offline policy runs a three-stage brief through the runtime', () =
     expect(reasons.slice(1).every((r) => r === 'continuation' || r === 'approval')).toBe(true);
     expect(reasons).toContain('approval');
     expect(ofType<{ text: string }>(events, 'MessageDeliveredToInbox').map((m) => m.text)).toEqual([BRIEF]);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('with no standing approvals, the plan’s budget card is shown beside the review; both approved, the shots run within the plan with no card each', async () => {
+    const { taskId } = await h.runtime.createTask(BRIEF, 'persistent');
+    const executor = h.runtime.worker('executor-1', new OfflineModelProvider());
+    await h.runtime.consumeWakeUps(executor);
+    await executor.worker.wake({ taskId, reason: 'message' });
+    await executor.worker.idle();
+
+    let events = await task(taskId);
+    const cards = ofType<{ checkpointId: string; kind: string; planQuote?: { amountMinor: number; lines: unknown[] } }>(
+      events,
+      'CheckpointOpened',
+    );
+    expect(cards.map((c) => c.kind)).toEqual(['review', 'budget']);
+    expect(cards[1].planQuote).toMatchObject({
+      amountMinor: 120,
+      lines: [{ itemId: 'shots', media: 'video', count: 3 }],
+    });
+    for (const card of cards) {
+      await resolveCheckpoint(h.runtime.commandDeps(), {
+        taskId,
+        checkpointId: card.checkpointId,
+        decision: 'approve',
+        resolvedBy: HARNESS_USER,
+      });
+      await h.service.onCheckpointResolved(HARNESS_WORKSPACE, taskId, card.checkpointId);
+    }
+    for (let round = 0; round < 40 && statuses(await task(taskId)).shots !== 'done'; round += 1) {
+      await h.advance(1_000);
+      await executor.worker.idle();
+    }
+    await waitFor(
+      async () => ofType<{ decision: string }>(await task(taskId), 'ContinuationDecided').at(-1)?.decision === 'finish',
+      'the runtime finished the plan',
+      5_000,
+    );
+    events = await task(taskId);
+    // No card beyond the two the plan needed; every generation reserved within the plan's budget.
+    expect(ofType<{ kind: string }>(events, 'CheckpointOpened').map((c) => c.kind)).toEqual(['review', 'budget']);
+    const account = await h.accountEvents(HARNESS_WORKSPACE);
+    expect(ofType<{ authorization: string }>(account, 'FundsReserved').map((r) => r.authorization)).toEqual([
+      'plan_approved',
+      'plan_approved',
+      'plan_approved',
+    ]);
+    expect(ofType<{ text: string }>(events, 'MessageDeliveredToInbox').map((m) => m.text)).toEqual([BRIEF]);
+    expect(h.sim.upstream.countersSnapshot().distinctJobs).toBe(3);
     expect(h.errors).toEqual([]);
   });
 });

@@ -193,7 +193,8 @@ describe('a three-stage brief runs to completion without "continue"', () => {
         label: 'shots after the approval: the review is in the context',
         reply: (request: CompletionRequest): ScriptedReply => {
           const context = request.messages.map((m) => m.content).join('\n');
-          if (!context.includes('storyboard: Storyboard {review: approved}'))
+          // The item's line: its title, the artefact linked to it, and the person's review.
+          if (!/storyboard: Storyboard \{artefacts: [0-9a-f-]{36}\} \{review: approved\}/.test(context))
             throw new Error('the approved review is not in the context');
           return { toolCalls: [{ name: 'stage.write', arguments: { title: 'Shots', text: 'Shots of the harbour.' } }] };
         },

@@ -46,6 +46,11 @@ export function reserveFunds(command: ReserveFunds, state: AccountState): Accoun
   const { amountMinor, currency } = record.quote;
   const totals = totalsOf(state, currency);
   const quote = { ...record.quote, jobId: record.jobId, taskId: record.taskId, callId: record.callId };
+  const limits = state.limits;
+  const day = dayInTimeZone(reservedAt, limits?.timeZone ?? DEFAULT_TIME_ZONE);
+  // What would authorize it comes first (so a plan's overrun says so), then whether the money is there.
+  const authorization: ReservationAuthorization =
+    record.approval !== null ? 'quote_approved' : withoutApproval(command, state, quote, day);
   const availableMinor = availableOf(totals);
   if (amountMinor > availableMinor)
     throw new PaymentNotAuthorizedError(
@@ -53,10 +58,6 @@ export function reserveFunds(command: ReserveFunds, state: AccountState): Accoun
       `Quote ${command.quoteId} (${amountMinor} ${currency}) is more than the ${availableMinor} left of the approved budgets`,
       { quote, availableMinor, budgetMinor: totals.budgetMinor, spentMinor: spentOf(totals) },
     );
-  const limits = state.limits;
-  const day = dayInTimeZone(reservedAt, limits?.timeZone ?? DEFAULT_TIME_ZONE);
-  const authorization: ReservationAuthorization =
-    record.approval !== null ? 'quote_approved' : withoutApproval(command, state, quote, day);
   const data = {
     entryId: ledgerEntryId(command.jobId, 'reservation'),
     jobId: command.jobId,

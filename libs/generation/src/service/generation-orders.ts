@@ -4,7 +4,9 @@ import { accountDecider } from '../account/account-decider';
 import type { AccountCommand } from '../account/account-commands';
 import { accountEventTypes, type AccountEvent } from '../account/account-events';
 import { quoteIdFor } from '../account/account-ids';
-import type { AccountState } from '../account/account-state';
+import { dayKey, type AccountState } from '../account/account-state';
+import { availableOf, totalsOf } from '../account/account-guards';
+import { dayInTimeZone } from '../account/workspace-day';
 import { generationJobDecider } from '../job/job-decider';
 import type { GenerationJobCommand } from '../job/job-commands';
 import { generationJobEventTypes, type GenerationJobEvent } from '../job/job-events';
@@ -123,9 +125,12 @@ export class GenerationOrders implements GenerationRequests {
     return jobView(job, account);
   }
 
-  quotePlan(
-    work: readonly PlanWork[],
-  ): { currency: string; lines: Array<PlanWork & { amountMinor: number }> } | undefined {
+  /** Reads the workspace's account, so `quotePlan` can tell whether its standing approvals cover a plan. */
+  async prepare(workspaceId: string): Promise<void> {
+    await this.accounts.read(streams.account(workspaceId));
+  }
+
+  quotePlan(work: readonly PlanWork[], workspaceId?: string): PlanQuote | undefined {
     const lines: Array<PlanWork & { amountMinor: number }> = [];
     let currency: string | undefined;
     for (const item of work) {
@@ -144,7 +149,12 @@ export class GenerationOrders implements GenerationRequests {
       currency = quote.currency;
       lines.push({ ...item, amountMinor: quote.amountMinor * item.count });
     }
-    return currency === undefined ? undefined : { currency, lines };
+    if (currency === undefined) return undefined;
+    const account = workspaceId === undefined ? undefined : this.accounts.peek(streams.account(workspaceId))?.state;
+    const coveredWithoutPlan =
+      account !== undefined &&
+      coveredByStandingApprovals(account, currency, lines, this.deps.clock.now().toISOString());
+    return { currency, lines, coveredWithoutPlan };
   }
 
   private providerFor(kind: MediaKind): Pick<GenerationProvider, 'name' | 'quote'> {
@@ -154,6 +164,31 @@ export class GenerationOrders implements GenerationRequests {
       throw new GenerationKindUnavailableError(`No provider makes ${kind} here`, { kind, provider: name });
     return provider;
   }
+}
+
+export type PlanQuote = {
+  currency: string;
+  lines: Array<PlanWork & { amountMinor: number }>;
+  coveredWithoutPlan: boolean;
+};
+
+/**
+ * Whether the workspace's budgets and auto-approve limits let every one of a plan's calls reserve
+ * without a card: each call within the per-call limit, all of them within what is left of today's
+ * limit and of the budgets. Then the plan needs no budget card of its own.
+ */
+function coveredByStandingApprovals(
+  account: AccountState,
+  currency: string,
+  lines: ReadonlyArray<PlanWork & { amountMinor: number }>,
+  now: string,
+): boolean {
+  const limits = account.limits;
+  if (limits === null || limits.currency !== currency) return false;
+  const total = lines.reduce((sum, l) => sum + l.amountMinor, 0);
+  if (lines.some((l) => l.amountMinor / l.count > limits.perCallAutoApproveMinor)) return false;
+  const used = account.autoApprovedByDay[dayKey(currency, dayInTimeZone(now, limits.timeZone))] ?? 0;
+  return used + total <= limits.dailyAutoApproveMinor && total <= availableOf(totalsOf(account, currency));
 }
 
 /** The media tools' names: what a plan's default job of each kind is quoted as. */

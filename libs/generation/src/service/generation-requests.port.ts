@@ -59,7 +59,10 @@ export interface GenerationRequests {
    */
   quotePlan(
     work: readonly PlanWork[],
-  ): { currency: string; lines: Array<PlanWork & { amountMinor: number }> } | undefined;
+    workspaceId?: string,
+  ): { currency: string; lines: Array<PlanWork & { amountMinor: number }>; coveredWithoutPlan?: boolean } | undefined;
+  /** Reads what `quotePlan` needs to say whether the workspace's standing approvals cover a plan. */
+  prepare?(workspaceId: string): Promise<void>;
   /** Records the order once per call id (a repeat answers the same job). */
   request(input: GenerationRequestInput): Promise<GenerationJobView>;
   /** The job by its id or by the call id that ordered it, from its stream; undefined if none. */

@@ -280,7 +280,14 @@ describe('the generation service on the simulated upstream', () => {
     expect(types(await job(jobId))).toEqual(['GenerationRequested', 'GenerationApprovalRequested']);
     expect(await ledgerOf(jobId)).toEqual(['QuoteIssued']);
     const checkpoint = (await h.read(streams.task(taskId))).find((e) => e.type === 'CheckpointOpened');
-    expect(checkpoint?.data).toMatchObject({ kind: 'approval', question: expect.stringContaining('Approve quote') });
+    // The card shows the price and names the order and quote it approves (an approval never
+    // applies to another order or another price).
+    expect(checkpoint?.data).toMatchObject({
+      kind: 'approval',
+      question: expect.stringContaining('0.04 USD'),
+      argumentsHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      callQuote: { amountMinor: 4, currency: 'USD' },
+    });
   });
 
   it('429 then success gives one job upstream and one charge', async () => {

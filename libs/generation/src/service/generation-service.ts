@@ -271,8 +271,12 @@ export class GenerationService implements GenerationRequests {
     return this.orders.status(workspaceId, ref);
   }
 
-  quotePlan(work: readonly PlanWork[]): ReturnType<GenerationOrders['quotePlan']> {
-    return this.orders.quotePlan(work);
+  quotePlan(work: readonly PlanWork[], workspaceId?: string): ReturnType<GenerationOrders['quotePlan']> {
+    return this.orders.quotePlan(work, workspaceId);
+  }
+
+  prepare(workspaceId: string): Promise<void> {
+    return this.orders.prepare(workspaceId);
   }
 
   /** The job a quote belongs to, from the account (a QuoteApproved names only the quote). */

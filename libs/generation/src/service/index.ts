@@ -8,3 +8,10 @@ export * from './plan-wake';
 export * from './job-view';
 export * from './upstream-index';
 export { DecidedStreams } from './decided-streams';
+export {
+  orderHash,
+  paymentAuthority,
+  cardMatchesJob,
+  type PaymentAuthority,
+  type CardDecision,
+} from './payment-authority';

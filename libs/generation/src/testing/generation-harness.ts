@@ -134,7 +134,8 @@ export class GenerationHarness {
         return view;
       },
       status: (workspaceId, ref) => holder.harness!.orders.status(workspaceId, ref),
-      quotePlan: (work) => holder.harness!.orders.quotePlan(work),
+      quotePlan: (work, workspaceId) => holder.harness!.orders.quotePlan(work, workspaceId),
+      prepare: (workspaceId) => holder.harness!.orders.prepare(workspaceId),
     };
     const runtime = await RuntimeHarness.open({
       label: options.label,

@@ -76,14 +76,50 @@ export class ContextBuilder {
 
 function describeTask(task: ExistingTask, omittedSteps: number): string {
   const lines = [`Task goal: ${task.goal}`, `Language of the person: ${task.language}`, `Task kind: ${task.kind}`];
+  lines.push(`Autonomy: ${AUTONOMY[task.autonomy]}`);
+  const budgets = planBudgetLine(task);
+  if (budgets !== null) lines.push(budgets);
   if (task.brief !== null) lines.push(`Brief (version ${task.brief.version}):\n${task.brief.text}`);
   if (task.checklist.length > 0) {
     lines.push('Checklist:');
     for (const item of task.checklist)
-      lines.push(`- [${item.status}] ${item.itemId}: ${item.title}${reviewOf(task, item)}`);
+      lines.push(
+        `- [${item.status}] ${item.itemId}: ${item.title}${outputOf(item)}${linksOf(item)}${reviewOf(task, item)}`,
+      );
   }
   if (omittedSteps > 0) lines.push(`(${omittedSteps} earlier step(s) of this turn are not shown.)`);
   return lines.join('\n');
+}
+
+/** How far the agent goes by itself: what the model is told, the runtime enforces (libs/generation). */
+const AUTONOMY: Record<ExistingTask['autonomy'], string> = {
+  manual: 'manual (every paid call waits for the person’s approval of its own card)',
+  assisted: 'assisted (paid calls within the plan budget the person approved run; beyond it the person is asked)',
+  autonomous: 'autonomous (the plan runs by itself within its approved budget; reviews still wait for the person)',
+};
+
+/** The plan budgets the person approved, per currency. */
+function planBudgetLine(task: ExistingTask): string | null {
+  if (task.budgets.length === 0) return null;
+  const byCurrency = new Map<string, number>();
+  for (const b of task.budgets) byCurrency.set(b.currency, (byCurrency.get(b.currency) ?? 0) + b.amountMinor);
+  const amounts = [...byCurrency].map(([currency, minor]) => `${(minor / 100).toFixed(2)} ${currency}`);
+  return `Plan budget approved by the person: ${amounts.join(', ')}`;
+}
+
+/**
+ * ` {output: …}` after an item that declares what it delivers (artifact, media <kind> x<count>,
+ * decision), and ` {artefacts: <id>, …}` after one with linked artefacts, before its review
+ * suffix. Parsed by the offline model too (libs/llm/src/offline/README.md).
+ */
+function outputOf(item: ChecklistItem): string {
+  const output = item.output;
+  if (output === null) return '';
+  return output.kind === 'media' ? ` {output: media ${output.media} x${output.count}}` : ` {output: ${output.kind}}`;
+}
+
+function linksOf(item: ChecklistItem): string {
+  return item.linkedArtifactIds.length === 0 ? '' : ` {artefacts: ${item.linkedArtifactIds.join(', ')}}`;
 }
 
 /**

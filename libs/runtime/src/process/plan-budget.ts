@@ -14,16 +14,23 @@ export interface PaidWork {
 export interface PricedWork {
   currency: string;
   lines: ReadonlyArray<PaidWork & { amountMinor: number }>;
+  /**
+   * The workspace's standing approvals (its budgets and auto-approve limits, as last read) let
+   * every one of these calls run without a card anyway: a budget card would ask for nothing.
+   */
+  coveredWithoutPlan?: boolean;
 }
 
 /**
  * Prices a plan's paid items as the generation providers quote one job of each kind at its
  * defaults (libs/generation's GenerationOrders.quotePlan). Undefined when it cannot (a kind no
  * provider makes, prices in several currencies): then no budget card is opened and each paid
- * call asks on its own.
+ * call asks on its own. `prepare` reads what the answer depends on (the workspace's account)
+ * before the runtime plans a turn's close, so `quotePlan` itself stays synchronous and pure.
  */
 export interface PlanQuoter {
-  quotePlan(work: readonly PaidWork[]): PricedWork | undefined;
+  prepare?(workspaceId: string): Promise<void>;
+  quotePlan(work: readonly PaidWork[], workspaceId?: string): PricedWork | undefined;
 }
 
 export const PLAN_QUOTER = Symbol('PLAN_QUOTER');
@@ -62,19 +69,22 @@ function paidItemComesNext(task: ExistingTask): boolean {
  * 1.20 USD") on a budget card; approving it approves the total once, and the calls within it then
  * run without cards of their own (libs/generation's `plan_approved` reservations). Only where the
  * task runs paid calls within a plan at all: a task that asks before every paid step, or that an
- * integration directed, asks call by call. A card for the same shortfall that exists already (open,
- * approved, or declined) is not asked again; a changed plan or a new approval is a new shortfall.
+ * integration directed, asks call by call; and not where the workspace's own budgets and
+ * auto-approve limits let every paid call run anyway (a card would ask for nothing). A card for the
+ * same shortfall that exists already (open, approved, or declined) is not asked again; a changed
+ * plan or a new approval is a new shortfall.
  */
 export function budgetCard(
   task: ExistingTask,
   turnId: string,
   quoter: PlanQuoter | undefined,
+  workspaceId?: string,
 ): OpenCheckpoint | undefined {
   if (quoter === undefined || task.autonomy === 'manual' || task.directedBy === 'integration') return undefined;
   const work = paidWork(task);
   if (work.length === 0 || !paidItemComesNext(task)) return undefined;
-  const priced = quoter.quotePlan(work);
-  if (priced === undefined || priced.lines.length === 0) return undefined;
+  const priced = quoter.quotePlan(work, workspaceId);
+  if (priced === undefined || priced.lines.length === 0 || priced.coveredWithoutPlan === true) return undefined;
   const totalMinor = priced.lines.reduce((sum, line) => sum + line.amountMinor, 0);
   const approvedMinor = task.budgets
     .filter((b) => b.currency === priced.currency)

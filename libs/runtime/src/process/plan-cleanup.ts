@@ -40,7 +40,7 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
   // when the model did not ask (article §8's fallback), and the plan's budget card when the next
   // stage is paid (shown with the review, so both are answered before it runs), opened before
   // the turn closes.
-  const budget = continues ? budgetCard(task, turn.turnId, view.planQuoter) : undefined;
+  const budget = continues ? budgetCard(task, turn.turnId, view.planQuoter, view.workspaceId) : undefined;
   const continuation = continues
     ? planContinuation({
         task,

@@ -87,12 +87,12 @@ const wroteDocument: TurnEvent[] = [
   step(2),
 ];
 
-function given(task: TaskEvent[]) {
+function given(task: TaskEvent[], budgetNeeded = false) {
   return {
     when: (turn: CompletedTurn) => ({
       then: (expected: Record<string, unknown>) =>
         expect(
-          planContinuation({ task: existingTask(fold(taskDecider, task)), turn, progressOf, limits }),
+          planContinuation({ task: existingTask(fold(taskDecider, task)), turn, progressOf, limits, budgetNeeded }),
         ).toMatchObject(expected),
     }),
   };
@@ -202,6 +202,31 @@ describe('the continuation decision after a completed turn', () => {
     ])
       .when(completedWith([talk]))
       .then({ decision: 'stop', reason: 'blocked' });
+  });
+
+  it('the next stage is paid and the plan’s budget does not cover it: await the person, budget_needed', () => {
+    given(
+      [...created, plan([{ itemId: 'script' }, { itemId: 'shots', dependsOn: ['script'] }]), item('script', 'done')],
+      true,
+    )
+      .when(completedWith(wroteDocument))
+      .then({ decision: 'await_person', reason: 'budget_needed' });
+  });
+
+  it('a review comes before the budget: review_needed, the budget card opens beside the review card', () => {
+    given(
+      [
+        ...created,
+        plan([
+          { itemId: 'board', needsConfirmation: true },
+          { itemId: 'shots', dependsOn: ['board'] },
+        ]),
+        item('board', 'done'),
+      ],
+      true,
+    )
+      .when(completedWith(wroteDocument))
+      .then({ decision: 'await_person', reason: 'review_needed' });
   });
 
   it('items left and the model stopped talking after a stage with progress: continue', () => {

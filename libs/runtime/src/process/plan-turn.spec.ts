@@ -1,3 +1,4 @@
+import { callArgumentsHash } from './call-hash';
 import { checkpointIdFor, checkpointOpenedEventIdFor, reviewCheckpointIdFor } from './derived-ids';
 import { planTurn } from './plan-turn';
 import { ITEM, ITEM2, ME, NOW, TASK, TURN, callOf, created, leased, started, step, viewOf } from './plan-turn.fixtures';
@@ -214,6 +215,38 @@ describe('planTurn: the coordinating decider', () => {
         // Never started: a declined call goes from intended straight to its error result.
         events: [{ type: 'ToolCallCompleted', data: { status: 'error', error: { code: 'CALL_DECLINED' } } }],
       });
+    });
+
+    it('an approval whose card showed other arguments than the call holds is refused, never run', () => {
+      const checkpointId = checkpointIdFor(callOf(1, 0));
+      const card = (argumentsHash: string) => [
+        ...created,
+        {
+          type: 'CheckpointOpened' as const,
+          data: {
+            checkpointId,
+            turnId: TURN,
+            kind: 'approval' as const,
+            callId: callOf(1, 0),
+            question: 'ok?',
+            argumentsHash,
+          },
+        },
+        {
+          type: 'CheckpointResolved' as const,
+          data: { checkpointId, decision: 'approve' as const, callId: callOf(1, 0), resolvedBy: 'user_1' },
+        },
+      ];
+      expect(planTurn(viewOf(card('b'.repeat(64)), withCall('notes.delete')))).toMatchObject({
+        intent: 'decline-call',
+        events: [{ type: 'ToolCallCompleted', data: { status: 'error', error: { code: 'CALL_DECLINED' } } }],
+      });
+      // The card the runtime opens names the call's own hash: approved, the call starts.
+      const open = planTurn(viewOf(created, withCall('notes.delete')));
+      const shown = open.kind === 'append' && open.stream === 'task' ? open.events[0] : undefined;
+      const hash = (shown?.data as { argumentsHash?: string } | undefined)?.argumentsHash;
+      expect(hash).toBe(callArgumentsHash('notes.delete', {}));
+      expect(planTurn(viewOf(card(hash!), withCall('notes.delete')))).toMatchObject({ intent: 'start-call' });
     });
 
     it('waits on async calls that answered pending once nothing else can run', () => {

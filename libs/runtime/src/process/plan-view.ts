@@ -27,6 +27,8 @@ export interface PlanView {
   generation: number;
   wakeReason: WakeReason;
   taskId: string;
+  /** The task's workspace (what the plan's quote reads the account of). */
+  workspaceId?: string;
   turnId: string;
   turn: TurnState;
   turnRevision: number | 'no_stream';

@@ -20,6 +20,7 @@ export function planViewOf(deps: RuntimeDeps, session: TurnSession, wakeReason: 
     generation: session.generation,
     wakeReason,
     taskId: session.taskId,
+    workspaceId: session.workspaceId,
     turnId: session.turnId,
     turn: session.turn.state,
     turnRevision: session.turn.revision,

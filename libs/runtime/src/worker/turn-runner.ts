@@ -1,6 +1,6 @@
 import { traceHeaders } from '@lomo/observability';
 import { WAKE_UP_TOPIC, wakeUpMessage } from '@lomo/contracts';
-import { DomainError, existingTurn, lastStep, type WakeReason } from '@lomo/domain';
+import { DomainError, existingTurn, isTurnTerminal, lastStep, type WakeReason } from '@lomo/domain';
 import type { FaultPoint } from '../faults/fault-injector';
 import type { ToolCallStatus } from '../metrics/runtime-metrics';
 import { planTurn } from '../process/plan-turn';
@@ -91,6 +91,9 @@ export class TurnRunner {
     const { session, deps } = this;
     // New inbox items matter only at a step boundary: read the task's new events there.
     if (atStepBoundary(session)) await session.task.catchUp(deps.store);
+    // A turn's close may open the plan's budget card: its quote reads the workspace's account.
+    if (deps.planQuoter?.prepare !== undefined && isTurnTerminal(session.turn.state))
+      await deps.planQuoter.prepare(session.workspaceId);
     const output = planTurn(planViewOf(deps, session, this.wake));
     if (output.kind !== 'append') return { output };
     const appended = output.stream === 'turn' ? await session.appendTurn(output) : await session.appendTask(output);
