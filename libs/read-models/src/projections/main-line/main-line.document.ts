@@ -1,20 +1,44 @@
 import type { EventDataMap } from '@lomo/contracts';
 import type { ProjectionDocument } from '../engine/projection-definition';
+import type { TaskCheckpoint } from '../tasks/task.document';
 
 type Data<T extends keyof EventDataMap> = EventDataMap[T];
 type ClarificationOption = Data<'ClarificationRequested'>['options'][number];
 
 /**
+ * The checkpoint cards of one task as its person's main line shows them: open ones wait for
+ * `resolveCheckpoint`, resolved ones carry the decision. Folded by the tasks projection's rules
+ * (a card opens once, the person's first resolution stands, the agent's own never counts).
+ */
+export type MainLineCheckpoints = {
+  taskId: string;
+  /** Oldest first. */
+  cards: TaskCheckpoint[];
+  /** When the latest card opened: the item's place on the line. */
+  lastOpenedAt: string;
+};
+
+/**
  * `main_line`: the person's conversation with Main, one document per message (`_id` =
- * messageId), plus one per task card shown on its own (`_id` = cardId). Every field comes from
- * the person's `main-{workspaceId}.{userId}` stream.
+ * messageId), one per task card shown on its own (`_id` = cardId), and one per task holding its
+ * checkpoint cards (`_id` = checkpointsItemId(taskId)). Messages and task cards come from the
+ * person's `main-{workspaceId}.{userId}` stream; a task's checkpoint cards from its `task-{id}`
+ * stream, on the line of the person whose message created the task (that routing decision, on
+ * their main stream, names the task).
  */
 export type MainLineDocument = ProjectionDocument & {
-  kind: 'message' | 'card' | null;
-  userId: string;
-  /** Main-stream revision of the event that created the item: the line's order. */
+  /** Derived from what the item holds; null while it holds nothing to show (a task without cards). */
+  kind: 'message' | 'card' | 'checkpoints' | null;
+  /** Whose line it is; null for a task's cards until the routing decision that created the task. */
+  userId: string | null;
+  /** Main-stream revision of the event that created the item; null for a task's cards. */
   seq: number | null;
   createdAt: string | null;
+  /**
+   * Derived: the item's place on the line (newest first, then `seq`): when the message came or
+   * the card was shown; for a task's checkpoint cards, when the latest one opened.
+   */
+  at: string | null;
   messageId: string | null;
   text: string | null;
   language: string | null;
@@ -56,4 +80,6 @@ export type MainLineDocument = ProjectionDocument & {
     summary: string | null;
     shownAt: string;
   } | null;
+  /** A task's checkpoint cards (from its task stream); null on other items. */
+  checkpoints: MainLineCheckpoints | null;
 };

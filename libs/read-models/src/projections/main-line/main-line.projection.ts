@@ -1,11 +1,19 @@
 import type { KnownEvent } from '../engine/known-event';
 import type { ProjectionDefinition } from '../engine/projection-definition';
+import { entityIdOf } from '../engine/stream-revisions';
+import { checkpointsItemId, createdTaskOf, evolveCheckpointsItem, userOfMainStream } from './main-line-checkpoints';
 import type { MainLineDocument } from './main-line.document';
 
 function mainLineIds(event: KnownEvent): readonly string[] {
   switch (event.type) {
+    case 'RoutingDecided': {
+      const created = createdTaskOf(event);
+      return created === null ? [event.data.messageId] : [event.data.messageId, checkpointsItemId(created)];
+    }
+    case 'CheckpointOpened':
+    case 'CheckpointResolved':
+      return [checkpointsItemId(entityIdOf(event.metadata.streamId))];
     case 'UserMessageReceived':
-    case 'RoutingDecided':
     case 'ClarificationRequested':
     case 'ClarificationAnswered':
     case 'MainReplied':
@@ -17,18 +25,17 @@ function mainLineIds(event: KnownEvent): readonly string[] {
   }
 }
 
-/** `main-{workspaceId}.{userId}`: the user id is what follows the first ".". */
-const userOfStream = (streamId: string) => streamId.slice(streamId.indexOf('.') + 1);
-
 function blankMainLineItem(id: string, event: KnownEvent): MainLineDocument {
   return {
     _id: id,
     workspaceId: event.metadata.workspaceId,
     _streams: {},
     kind: null,
-    userId: userOfStream(event.metadata.streamId),
+    // A task's cards may arrive before the routing decision that names their person.
+    userId: event.metadata.streamId.startsWith('main-') ? userOfMainStream(event.metadata.streamId) : null,
     seq: null,
     createdAt: null,
+    at: null,
     messageId: null,
     text: null,
     language: null,
@@ -40,17 +47,18 @@ function blankMainLineItem(id: string, event: KnownEvent): MainLineDocument {
     clarification: null,
     reply: null,
     card: null,
+    checkpoints: null,
   };
 }
 
 function evolveMainLineItem(item: MainLineDocument, event: KnownEvent): MainLineDocument {
   const at = event.metadata.occurredAt;
+  if (isCheckpointsItem(item, event)) return evolveCheckpointsItem(item, event);
   switch (event.type) {
     case 'UserMessageReceived': {
       const { messageId, text, language, channel, target, clientMessageId, answersCardId } = event.data;
       return {
         ...item,
-        kind: 'message',
         seq: event.metadata.revision,
         createdAt: at,
         messageId,
@@ -123,21 +131,46 @@ function evolveMainLineItem(item: MainLineDocument, event: KnownEvent): MainLine
       const card = { cardId, taskId, title, status, summary: summary ?? null, shownAt: at };
       // A card of a message joins it; a card on its own is an item of the line.
       if (messageId !== undefined) return { ...item, card };
-      return { ...item, kind: 'card', seq: item.seq ?? event.metadata.revision, createdAt: item.createdAt ?? at, card };
+      return { ...item, seq: item.seq ?? event.metadata.revision, createdAt: item.createdAt ?? at, card };
     }
     default:
       return item;
   }
 }
 
-const fromMain = { owner: 'stream', category: 'main' } as const;
+/** Task events reach only checkpoints items; a creating routing decision reaches one too. */
+function isCheckpointsItem(item: MainLineDocument, event: KnownEvent): boolean {
+  if (event.type === 'CheckpointOpened' || event.type === 'CheckpointResolved') return true;
+  if (event.type !== 'RoutingDecided') return false;
+  const created = createdTaskOf(event);
+  return created !== null && item._id === checkpointsItemId(created);
+}
 
-/** The main line of one person: filtered by workspace and user, newest first by `seq`. */
+/** What the item is follows from what it holds; its place on the line from when it came. */
+function deriveMainLineItem(item: MainLineDocument): MainLineDocument {
+  const kind =
+    item.messageId !== null
+      ? 'message'
+      : item.card !== null
+        ? 'card'
+        : item.checkpoints !== null
+          ? 'checkpoints'
+          : null;
+  const at = kind === 'checkpoints' ? (item.checkpoints?.lastOpenedAt ?? null) : item.createdAt;
+  return kind === item.kind && at === item.at ? item : { ...item, kind, at };
+}
+
+const fromMain = { owner: 'stream', category: 'main' } as const;
+const derived = { owner: 'derived' } as const;
+
+/** The main line of one person: filtered by workspace and user, newest first by `at`, then `seq`. */
 export const mainLineProjection: ProjectionDefinition<MainLineDocument> = {
   name: 'main_line',
   // 2: clarification cards with ids, options and their answer; routing reasons; answersCardId.
-  version: 2,
-  categories: ['main'],
+  // 3: a task's checkpoint cards as an item of their own (from the task stream); kind derived;
+  // the line ordered by `at`.
+  version: 3,
+  categories: ['main', 'task'],
   handles: [
     'UserMessageReceived',
     'RoutingDecided',
@@ -145,13 +178,16 @@ export const mainLineProjection: ProjectionDefinition<MainLineDocument> = {
     'ClarificationAnswered',
     'MainReplied',
     'TaskCardShown',
+    'CheckpointOpened',
+    'CheckpointResolved',
   ],
-  indexes: [{ fields: { workspaceId: 1, userId: 1, seq: -1 } }],
+  indexes: [{ fields: { workspaceId: 1, userId: 1, at: -1, seq: -1 } }],
   ownership: {
-    kind: fromMain,
+    kind: derived,
     userId: fromMain,
     seq: fromMain,
     createdAt: fromMain,
+    at: derived,
     messageId: fromMain,
     text: fromMain,
     language: fromMain,
@@ -163,8 +199,10 @@ export const mainLineProjection: ProjectionDefinition<MainLineDocument> = {
     clarification: fromMain,
     reply: fromMain,
     card: fromMain,
+    checkpoints: { owner: 'stream', category: 'task' },
   },
   documentIds: mainLineIds,
   blank: blankMainLineItem,
   evolve: evolveMainLineItem,
+  derive: deriveMainLineItem,
 };

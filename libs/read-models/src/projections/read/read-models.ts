@@ -64,9 +64,21 @@ export class ReadModels {
     );
   }
 
-  /** `mainline(first, after)` of one person: newest first. */
+  /**
+   * `mainline(first, after)` of one person: newest first (a task's checkpoint cards at the time
+   * the latest opened, among the messages). Items holding nothing to show yet are left out.
+   */
   mainLine(workspaceId: string, userId: string, page: PageRequest): Promise<Page<MainLineDocument>> {
-    return this.find<MainLineDocument>(mainLineProjection.name, { workspaceId, userId }, [['seq', -1]], page);
+    const filter: Filter = { workspaceId, userId, kind: { $in: ['message', 'card', 'checkpoints'] } };
+    return this.find<MainLineDocument>(
+      mainLineProjection.name,
+      filter,
+      [
+        ['at', -1],
+        ['seq', -1],
+      ],
+      page,
+    );
   }
 
   /** `message(id)`. */
