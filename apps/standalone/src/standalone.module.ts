@@ -35,6 +35,11 @@ export class StandaloneModule {
       workspace?: DynamicModule;
       /** Generation providers of a test's own (no upstream process is started then). */
       generation?: GenerationModuleOptions['providers'];
+      /**
+       * Fault points of the generation service, for crash drills' entry files (e.g.
+       * test/integration/api/support/standalone-killed-before-paid-call.ts); `npm start` sets none.
+       */
+      generationHooks?: GenerationModuleOptions['hooks'];
     } = {},
   ): DynamicModule {
     // One projector instance: the API reads through it (read models, consistency tokens).
@@ -63,6 +68,7 @@ export class StandaloneModule {
                 readSide: projector,
                 providers: options.generation,
                 workspace: options.workspace,
+                hooks: options.generationHooks,
               }),
             ]
           : []),

@@ -20,6 +20,7 @@ import {
   GenerationOrders,
   GenerationService,
   GenerationWorker,
+  type GenerationHooks,
   type GenerationProvider,
   type GenerationReadModel,
   type MediaKind,
@@ -47,6 +48,12 @@ export interface GenerationModuleOptions {
   providers?: { providers: GenerationProvider[]; providerFor?: (kind: MediaKind) => string };
   /** A module binding ARTIFACT_COMMANDS when no global WorkspaceModule does (tests with a fake). */
   workspace?: DynamicModule;
+  /**
+   * Fault points of the generation service, for crash drills only (e.g. a process killed after the
+   * person approved a card and before the approval is applied). Never set in production: absent,
+   * the service runs without any.
+   */
+  hooks?: GenerationHooks;
 }
 
 interface SimUpstreamHandle {
@@ -206,6 +213,7 @@ export class GenerationModule {
               activeJobs: async () => (await readModel.activeJobs(1_000)).map((job) => job.jobId),
               clock,
               ids,
+              ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
               timings: {
                 silenceMs: config.LOMO_GENERATION_SILENCE_MS,
                 submitTimeoutMs: config.LOMO_GENERATION_SUBMIT_TIMEOUT_MS,
