@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { z } from 'zod';
-import { languageTag } from '@lomo/contracts';
-import { AutonomyLevel, CheckpointDecision, ChecklistItemStatus } from '../types/enums';
+import { generationEvents, languageTag } from '@lomo/contracts';
+import { AutonomyLevel, CheckpointDecision, ChecklistItemStatus, ChecklistOutputKind } from '../types/enums';
 import { clientMessageId, entityId, messageText, optional, reason } from './input-schemas';
 
 export { CheckpointDecision };
@@ -174,6 +174,18 @@ export const editBriefSchema = z.strictObject({
   brief: z.string().trim().min(1, 'a brief is not blank').max(20_000),
 });
 
+@InputType({ description: 'What a checklist item delivers: its evidence must be of this kind to count.' })
+export class ChecklistItemOutputInput {
+  @Field(() => ChecklistOutputKind)
+  kind!: ChecklistOutputKind;
+
+  @Field(() => String, { nullable: true, description: 'MEDIA only (and required there): image, video, 3d or audio.' })
+  media?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'MEDIA only (and required there): how many jobs, 1 to 20.' })
+  count?: number | null;
+}
+
 @InputType({ description: 'One item of the checklist as you plan it.' })
 export class ChecklistItemInput {
   @Field(() => ID, { description: 'Keep an existing id to keep its status and evidence; 1-64 of [a-z0-9_-].' })
@@ -190,6 +202,12 @@ export class ChecklistItemInput {
     description: 'You review this stage before anything after it runs (a review card opens once it is done).',
   })
   needsConfirmation?: boolean | null;
+
+  @Field(() => ChecklistItemOutputInput, {
+    nullable: true,
+    description: 'What the item delivers; without one, any evidence shows it done.',
+  })
+  output?: ChecklistItemOutputInput | null;
 }
 
 @ArgsType()
@@ -200,6 +218,23 @@ export class EditChecklistArgs {
   @Field(() => [ChecklistItemInput], { description: 'The whole plan, 1 to 100 items, in order.' })
   items!: ChecklistItemInput[];
 }
+
+/**
+ * An item's output as the contracts take it (ChecklistPlanned): MEDIA names its media kind and
+ * count, ARTIFACT and DECISION name neither (null or absent).
+ */
+const absent = z.null().optional();
+const checklistItemOutput = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('artifact'), media: absent, count: absent }),
+    z.strictObject({ kind: z.literal('decision'), media: absent, count: absent }),
+    z.strictObject({
+      kind: z.literal('media'),
+      media: generationEvents.mediaKind,
+      count: z.number().int().min(1, 'at least 1 job').max(20, 'at most 20 jobs'),
+    }),
+  ])
+  .transform((o) => (o.kind === 'media' ? { kind: o.kind, media: o.media, count: o.count } : { kind: o.kind }));
 
 export const editChecklistSchema = z
   .strictObject({
@@ -215,6 +250,7 @@ export const editChecklistSchema = z
             .nullish()
             .transform((v) => v ?? []),
           needsConfirmation: optional(z.boolean()),
+          output: optional(checklistItemOutput),
         }),
       )
       .min(1, 'a plan has at least one item')

@@ -1,5 +1,12 @@
 import type { InboxItemDocument, TaskDocument } from '@lomo/read-models';
-import type { CheckpointCard, ChecklistEvidence, ChecklistItem, InboxItem, Task } from '../types/task.types';
+import type {
+  CheckpointCard,
+  ChecklistEvidence,
+  ChecklistItem,
+  ChecklistItemOutput,
+  InboxItem,
+  Task,
+} from '../types/task.types';
 
 type DocumentCheckpoint = TaskDocument['checkpoints'][number];
 type DocumentItem = TaskDocument['checklist'][number];
@@ -10,7 +17,16 @@ function mapEvidence(e: NonNullable<DocumentItem['evidence']>): ChecklistEvidenc
     artifactId: e.kind === 'artifact_version' ? e.artifactId : null,
     version: e.kind === 'artifact_version' ? e.version : null,
     jobId: e.kind === 'job' ? e.jobId : null,
+    jobIds: e.kind === 'jobs' ? [...e.jobIds] : null,
     checkpointId: e.kind === 'review' ? e.checkpointId : null,
+  };
+}
+
+function mapOutput(o: NonNullable<DocumentItem['output']>): ChecklistItemOutput {
+  return {
+    kind: o.kind,
+    media: o.kind === 'media' ? o.media : null,
+    count: o.kind === 'media' ? o.count : null,
   };
 }
 
@@ -23,6 +39,9 @@ function mapChecklistItem(i: DocumentItem): ChecklistItem {
     note: i.note,
     needsConfirmation: i.needsConfirmation,
     evidence: i.evidence === null ? null : mapEvidence(i.evidence),
+    // Documents of an older tasks version lack the fields until the rebuild replaces them.
+    output: i.output == null ? null : mapOutput(i.output),
+    linkedArtifactIds: [...(i.linkedArtifactIds ?? [])],
   };
 }
 
@@ -35,16 +54,32 @@ export function mapCheckpoint(taskId: string, c: DocumentCheckpoint): Checkpoint
     itemId: c.itemId,
     callId: c.callId,
     options: c.options.map(({ optionId, label }) => ({ optionId, label })),
+    callQuote: c.callQuote == null ? null : { ...c.callQuote },
+    planQuote: c.planQuote == null ? null : { ...c.planQuote, lines: c.planQuote.lines.map((l) => ({ ...l })) },
     openedAt: c.openedAt,
     resolution: c.resolution === null ? null : { ...c.resolution },
   };
 }
 
-/** The sum of the task's plan budgets per currency, in the order each currency was first approved. */
+/**
+ * The task's plan budgets per currency, in the order each currency was first approved: their sum
+ * and each approval (approvePlanBudget, or a BUDGET card the person approved).
+ */
 function approvedBudgets(d: TaskDocument): Task['approvedBudgets'] {
-  const byCurrency = new Map<string, number>();
-  for (const b of d.planBudgets ?? []) byCurrency.set(b.currency, (byCurrency.get(b.currency) ?? 0) + b.amountMinor);
-  return [...byCurrency].map(([currency, approvedMinor]) => ({ currency, approvedMinor }));
+  const byCurrency = new Map<string, Task['approvedBudgets'][number]>();
+  for (const b of d.planBudgets ?? []) {
+    const entry = byCurrency.get(b.currency) ?? { currency: b.currency, approvedMinor: 0, approvals: [] };
+    entry.approvedMinor += b.amountMinor;
+    entry.approvals.push({
+      budgetId: b.budgetId,
+      amountMinor: b.amountMinor,
+      approvedBy: b.approvedBy,
+      approvedAt: b.approvedAt ?? null,
+      checkpointId: b.checkpointId ?? null,
+    });
+    byCurrency.set(b.currency, entry);
+  }
+  return [...byCurrency.values()];
 }
 
 export function mapTask(d: TaskDocument): Task {

@@ -44,12 +44,18 @@ export class MainLineResolver {
     const { id, consistentWith } = validate(byIdArgsSchema, args);
     await this.readAfterWrite.await(caller, consistentWith);
     const document = await this.readModels.getMessage(caller.workspaceId, id);
-    return document !== undefined && document.userId === caller.userId ? mapMainLineItem(document) : null;
+    // A task's checkpoints item exists before its first card (kind null): nothing to show yet.
+    return document !== undefined && document.userId === caller.userId && document.kind !== null
+      ? mapMainLineItem(document)
+      : null;
   }
 
-  @ResolveField(() => Task, { nullable: true, description: 'The task the message was routed to.' })
+  @ResolveField(() => Task, {
+    nullable: true,
+    description: 'The task the message was routed to, or the task of the card(s).',
+  })
   async task(@CurrentCaller() caller: Caller, @Parent() item: MainLineItem): Promise<Task | null> {
-    const taskId = item.routing?.taskId ?? item.card?.taskId ?? null;
+    const taskId = taskOf(item);
     if (taskId === null) return null;
     const document = await this.readModels.getTask(caller.workspaceId, taskId);
     return document === undefined ? null : mapTask(document);
@@ -57,13 +63,17 @@ export class MainLineResolver {
 
   @ResolveField(() => [CheckpointCard], {
     description:
-      "The open checkpoint cards of the item's task (the one it was routed to, or the card's), oldest first: what waits for your decision there. Empty for an item without a task.",
+      "The open checkpoint cards of the item's task (the one it was routed to, the card's or the checkpoints'), oldest first: what waits for your decision there. Empty for an item without a task.",
   })
   async pendingCheckpoints(@CurrentCaller() caller: Caller, @Parent() item: MainLineItem): Promise<CheckpointCard[]> {
-    const taskId = item.routing?.taskId ?? item.card?.taskId ?? null;
+    const taskId = taskOf(item);
     if (taskId === null) return [];
     const document = await this.readModels.getTask(caller.workspaceId, taskId);
     if (document === undefined) return [];
     return document.checkpoints.filter((c) => c.resolution === null).map((c) => mapCheckpoint(taskId, c));
   }
 }
+
+/** The task an item is about: where the message went, the task card's, or the checkpoints'. */
+const taskOf = (item: MainLineItem): string | null =>
+  item.routing?.taskId ?? item.card?.taskId ?? item.checkpoints[0]?.taskId ?? null;

@@ -120,7 +120,7 @@ export class TaskMutationsResolver {
 
   @Mutation(() => ResolveCheckpointPayload, {
     description:
-      "Your decision on one of a task's checkpoints: an approval authorizes exactly the call it names (a paid or irreversible tool call, an artefact deletion); ANSWER answers a question (note); ADJUST sends a reviewed stage back with your note; CHOOSE picks one of the card's options (choice). The waiting turn resumes. NOT_FOUND for an unknown task or checkpoint, and for another workspace's; VALIDATION_FAILED for a choice the card does not offer; INVALID_DECISION for a decision the card's kind does not take; CHECKPOINT_ALREADY_RESOLVED when it was decided before.",
+      "Your decision on one of a task's checkpoints: an approval authorizes exactly the call it names (a paid or irreversible tool call, an artefact deletion) at the price it showed; approving a BUDGET card approves its plan quote as the plan budget; ANSWER answers a question (note); ADJUST sends a reviewed stage back with your note; CHOOSE picks one of the card's options (choice). The waiting turn resumes. NOT_FOUND for an unknown task or checkpoint, and for another workspace's; VALIDATION_FAILED for a choice the card does not offer; FORBIDDEN for a token that is not a person's on any card but a QUESTION; INVALID_DECISION for a decision the card's kind does not take; CHECKPOINT_ALREADY_RESOLVED when it was decided before.",
   })
   async resolveCheckpoint(
     @CurrentCaller() caller: Caller,
@@ -177,7 +177,7 @@ export class TaskMutationsResolver {
 
   @Mutation(() => TaskPlanPayload, {
     description:
-      "Re-plans the task's checklist as you: the whole plan, in order. Items that keep their id keep their status, note and evidence; new ones start pending. VALIDATION_FAILED for duplicate ids or a dependency outside the plan; NOT_FOUND for another workspace's task.",
+      "Re-plans the task's checklist as you: the whole plan, in order, each item with what it delivers (output) if you say. Items that keep their id keep their status, note, evidence and linked artefacts; new ones start pending. VALIDATION_FAILED for duplicate ids, a dependency outside the plan or an output that is not ARTIFACT, DECISION or MEDIA with its media and count; NOT_FOUND for another workspace's task.",
   })
   async editChecklist(@CurrentCaller() caller: Caller, @Args() args: EditChecklistArgs): Promise<TaskPlanPayload> {
     const { taskId, items } = validate(editChecklistSchema, args);

@@ -109,17 +109,16 @@ export class TasksResolver {
 
   @ResolveField(() => [PlanBudget], {
     description:
-      "Money for the task's plan, one entry per currency: what you approved (approvePlanBudget) and what its generation jobs spent (charged minus refunded). Empty before either.",
+      "Money for the task's plan, one entry per currency: what you approved (approvePlanBudget or a BUDGET card, each approval listed) and what its generation jobs spent (charged minus refunded). Empty before either.",
   })
   async planBudget(@CurrentCaller() caller: Caller, @Parent() task: Task): Promise<PlanBudget[]> {
     const budgets = new Map<string, PlanBudget>();
-    for (const b of task.approvedBudgets)
-      budgets.set(b.currency, { currency: b.currency, approvedMinor: b.approvedMinor, spentMinor: 0 });
+    for (const b of task.approvedBudgets) budgets.set(b.currency, { ...b, spentMinor: 0 });
     for (const job of await this.generation.jobsOfTask(caller.workspaceId, task.id)) {
       const spent = (job.chargedMinor ?? 0) - (job.refundedMinor ?? 0);
       if (spent === 0) continue;
       const currency = job.quote.currency;
-      const entry = budgets.get(currency) ?? { currency, approvedMinor: 0, spentMinor: 0 };
+      const entry = budgets.get(currency) ?? { currency, approvedMinor: 0, spentMinor: 0, approvals: [] };
       budgets.set(currency, { ...entry, spentMinor: entry.spentMinor + spent });
     }
     return [...budgets.values()];

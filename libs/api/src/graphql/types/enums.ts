@@ -70,7 +70,7 @@ export const ClarificationReason = {
 
 export const MessageChannel = { UI: 'ui', API: 'api', CARD: 'card' } as const;
 
-export const MainLineItemKind = { MESSAGE: 'message', CARD: 'card' } as const;
+export const MainLineItemKind = { MESSAGE: 'message', CARD: 'card', CHECKPOINTS: 'checkpoints' } as const;
 
 /** A task's autonomy: how far the agent goes before asking the person. */
 export const AutonomyLevel = { MANUAL: 'manual', ASSISTED: 'assisted', AUTONOMOUS: 'autonomous' } as const;
@@ -85,9 +85,23 @@ export const ChecklistItemStatus = {
 } as const;
 export type ChecklistItemStatus = (typeof ChecklistItemStatus)[keyof typeof ChecklistItemStatus];
 
-export const ChecklistEvidenceKind = { ARTIFACT_VERSION: 'artifact_version', JOB: 'job', REVIEW: 'review' } as const;
+export const ChecklistEvidenceKind = {
+  ARTIFACT_VERSION: 'artifact_version',
+  JOB: 'job',
+  JOBS: 'jobs',
+  REVIEW: 'review',
+} as const;
 
-export const CheckpointKind = { APPROVAL: 'approval', QUESTION: 'question', REVIEW: 'review' } as const;
+/** What a checklist item delivers (the contracts' `output.kind`). */
+export const ChecklistOutputKind = { ARTIFACT: 'artifact', MEDIA: 'media', DECISION: 'decision' } as const;
+export type ChecklistOutputKind = (typeof ChecklistOutputKind)[keyof typeof ChecklistOutputKind];
+
+export const CheckpointKind = {
+  APPROVAL: 'approval',
+  QUESTION: 'question',
+  REVIEW: 'review',
+  BUDGET: 'budget',
+} as const;
 
 /** GraphQL names upper case, values the domain's decisions. */
 export const CheckpointDecision = {
@@ -121,17 +135,22 @@ registerEnumType(ChecklistItemStatus, { name: 'ChecklistItemStatus' });
 registerEnumType(ChecklistEvidenceKind, {
   name: 'ChecklistEvidenceKind',
   description:
-    'What shows an item done: ARTIFACT_VERSION (a version of an artefact), JOB (a completed generation job), REVIEW (you approved a review card about it).',
+    'What shows an item done: ARTIFACT_VERSION (a version of an artefact), JOB (a completed generation job), JOBS (several, for a media item of count > 1), REVIEW (you approved a review card about it).',
+});
+registerEnumType(ChecklistOutputKind, {
+  name: 'ChecklistOutputKind',
+  description:
+    'What an item delivers: ARTIFACT (an artefact version), MEDIA (`count` completed generation jobs of one media kind; paid, so the plan budget counts them), DECISION (your decision on its review card).',
 });
 registerEnumType(CheckpointKind, {
   name: 'CheckpointKind',
   description:
-    'APPROVAL of one paid or irreversible call; QUESTION the agent asks; REVIEW of a stage of the plan marked for your confirmation.',
+    "APPROVAL of one paid or irreversible call (a paid one shows its `callQuote`); QUESTION the agent asks; REVIEW of a stage of the plan marked for your confirmation; BUDGET: the plan's paid items quoted as one total (`planQuote`), approved once for the plan.",
 });
 registerEnumType(CheckpointDecision, {
   name: 'CheckpointDecision',
   description:
-    "APPROVE or REJECT an approval (or a review); ANSWER a question with `note` as the answer; ADJUST a review: redo the stage with `note` saying how; CHOOSE one of the card's options, named by `choice`.",
+    "APPROVE or REJECT an approval, a review or a budget card; ANSWER a question with `note` as the answer; ADJUST a review: redo the stage with `note` saying how; CHOOSE one of the card's options, named by `choice`.",
 });
 registerEnumType(CheckpointState, {
   name: 'CheckpointState',
@@ -151,4 +170,8 @@ registerEnumType(RoutingMethod, { name: 'RoutingMethod' });
 registerEnumType(ClarificationAction, { name: 'ClarificationAction' });
 registerEnumType(ClarificationReason, { name: 'ClarificationReason' });
 registerEnumType(MessageChannel, { name: 'MessageChannel' });
-registerEnumType(MainLineItemKind, { name: 'MainLineItemKind' });
+registerEnumType(MainLineItemKind, {
+  name: 'MainLineItemKind',
+  description:
+    "MESSAGE you sent (with its routing and Main's reply); CARD: a task card shown on its own; CHECKPOINTS: the checkpoint cards of a task you started, shown when its latest card opened.",
+});

@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { Connection } from './connection';
+import { CheckpointCard } from './task.types';
 import {
   ClarificationAction,
   ClarificationReason,
@@ -130,18 +131,29 @@ export class MessageTarget {
   artifactRef!: string | null;
 }
 
-@ObjectType({ description: "One item of the person's conversation with Main: a message (with its routing) or a card." })
+@ObjectType({
+  description:
+    "One item of the person's conversation with Main: a message (with its routing), a task card, or a task's checkpoint cards.",
+})
 export class MainLineItem {
-  @Field(() => ID, { description: 'The message id (or the card id for a card shown on its own).' })
+  @Field(() => ID, {
+    description: "The message id, the card id for a card shown on its own, or the item's own id for CHECKPOINTS.",
+  })
   id!: string;
 
   @Field(() => MainLineItemKind, { nullable: true })
   kind!: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'Order on the main line.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Its revision on your main stream (null for CHECKPOINTS): the order among items of one time.',
+  })
   seq!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Its place on the line (newest first): when it came; for CHECKPOINTS when the latest card opened.',
+  })
   createdAt!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -173,6 +185,12 @@ export class MainLineItem {
 
   @Field(() => TaskCard, { nullable: true })
   card!: TaskCard | null;
+
+  @Field(() => [CheckpointCard], {
+    description:
+      'CHECKPOINTS: the cards of a task you started, oldest first; open ones wait for resolveCheckpoint, resolved ones show your decision. Empty for other items.',
+  })
+  checkpoints!: CheckpointCard[];
 }
 
 export const MainLineConnection = Connection('MainLineItem', MainLineItem);

@@ -6,6 +6,7 @@ import {
   CheckpointKind,
   ChecklistEvidenceKind,
   ChecklistItemStatus,
+  ChecklistOutputKind,
   InboxItemStatus,
   TaskKind,
   TaskStatus,
@@ -59,7 +60,8 @@ export class ContinuationDecision {
   decision!: string;
 
   @Field(() => String, {
-    description: 'pending_items | checklist_complete | no_plan | checkpoint_open | blocked | no_progress | turn_limit',
+    description:
+      'pending_items | checklist_complete | no_plan | checkpoint_open | blocked | no_progress | turn_limit | review_needed | not_running | budget_needed (the next stage is paid beyond the plan budget: a BUDGET card is open)',
   })
   reason!: string;
 
@@ -99,8 +101,23 @@ export class ChecklistEvidence {
   @Field(() => ID, { nullable: true, description: 'JOB: the completed generation job.' })
   jobId!: string | null;
 
+  @Field(() => [ID], { nullable: true, description: 'JOBS: the completed generation jobs.' })
+  jobIds!: string[] | null;
+
   @Field(() => ID, { nullable: true, description: 'REVIEW: the review card you approved.' })
   checkpointId!: string | null;
+}
+
+@ObjectType({ description: 'What a checklist item delivers: its evidence must be of this kind to count.' })
+export class ChecklistItemOutput {
+  @Field(() => ChecklistOutputKind)
+  kind!: string;
+
+  @Field(() => String, { nullable: true, description: 'MEDIA: image, video, 3d or audio.' })
+  media!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'MEDIA: how many completed jobs (1 to 20).' })
+  count!: number | null;
 }
 
 @ObjectType({ description: "One stage of the task's plan." })
@@ -125,6 +142,14 @@ export class ChecklistItem {
 
   @Field(() => ChecklistEvidence, { nullable: true, description: 'Set while the item is done.' })
   evidence!: ChecklistEvidence | null;
+
+  @Field(() => ChecklistItemOutput, { nullable: true, description: 'What it delivers, when the plan says.' })
+  output!: ChecklistItemOutput | null;
+
+  @Field(() => [ID], {
+    description: 'Artefacts made or used for it, oldest first; kept when its status changes or the plan is redone.',
+  })
+  linkedArtifactIds!: string[];
 }
 
 @ObjectType()
@@ -154,9 +179,57 @@ export class CheckpointResolution {
   resolvedAt!: string;
 }
 
+@ObjectType({ description: 'The price an APPROVAL card shows for its paid call.' })
+export class CallQuote {
+  @Field(() => ID)
+  quoteId!: string;
+
+  @Field(() => Int, { description: 'In minor units of the currency (cents for USD).' })
+  amountMinor!: number;
+
+  @Field(() => String, { description: 'ISO 4217 code.' })
+  currency!: string;
+}
+
+@ObjectType({ description: 'One paid item of the plan as a BUDGET card quotes it, e.g. 3 video for 120 cents.' })
+export class PlanQuoteLine {
+  @Field(() => ID, { description: 'The checklist item.' })
+  itemId!: string;
+
+  @Field(() => String, { description: 'image, video, 3d or audio.' })
+  media!: string;
+
+  @Field(() => Int)
+  count!: number;
+
+  @Field(() => Int)
+  amountMinor!: number;
+}
+
 @ObjectType({
   description:
-    'A checkpoint as a card: what the task asks you (approve a call, answer a question, review a stage), open until you resolve it with `resolveCheckpoint`.',
+    "What a BUDGET card asks: the plan's paid items and their total; approving the card approves `amountMinor` (the total less what you approved before) as the plan budget.",
+})
+export class PlanQuote {
+  @Field(() => Int, { description: 'What approving the card approves.' })
+  amountMinor!: number;
+
+  @Field(() => String, { description: 'ISO 4217 code.' })
+  currency!: string;
+
+  @Field(() => Int, { description: 'The sum of the lines.' })
+  totalMinor!: number;
+
+  @Field(() => Int, { description: 'Approved for the plan before this card.' })
+  approvedMinor!: number;
+
+  @Field(() => [PlanQuoteLine])
+  lines!: PlanQuoteLine[];
+}
+
+@ObjectType({
+  description:
+    'A checkpoint as a card: what the task asks you (approve a call, answer a question, review a stage, approve the plan budget), open until you resolve it with `resolveCheckpoint`.',
 })
 export class CheckpointCard {
   @Field(() => ID)
@@ -180,6 +253,12 @@ export class CheckpointCard {
   @Field(() => [CheckpointOption], { description: 'What you may CHOOSE between; empty when there is no choice.' })
   options!: CheckpointOption[];
 
+  @Field(() => CallQuote, { nullable: true, description: 'APPROVAL of a paid call: its price.' })
+  callQuote!: CallQuote | null;
+
+  @Field(() => PlanQuote, { nullable: true, description: "BUDGET: the plan's paid items and their total." })
+  planQuote!: PlanQuote | null;
+
   @Field(() => String)
   openedAt!: string;
 
@@ -187,16 +266,42 @@ export class CheckpointCard {
   resolution!: CheckpointResolution | null;
 }
 
+@ObjectType({ description: "One approval of money for the task's plan: by whom, when and through which card." })
+export class PlanBudgetApproval {
+  @Field(() => ID)
+  budgetId!: string;
+
+  @Field(() => Int)
+  amountMinor!: number;
+
+  @Field(() => ID, { description: 'The user who approved it.' })
+  approvedBy!: string;
+
+  @Field(() => String, { nullable: true })
+  approvedAt!: string | null;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The BUDGET card it was approved through; null when approved with approvePlanBudget.',
+  })
+  checkpointId!: string | null;
+}
+
 @ObjectType({ description: "Money for the task's plan in one currency." })
 export class PlanBudget {
   @Field(() => String, { description: 'ISO 4217 code.' })
   currency!: string;
 
-  @Field(() => Int, { description: 'The sum of the plan budgets you approved for this task (approvePlanBudget).' })
+  @Field(() => Int, {
+    description: 'The sum of the plan budgets you approved for this task (approvePlanBudget, BUDGET cards).',
+  })
   approvedMinor!: number;
 
   @Field(() => Int, { description: "Charged minus refunded for this task's generation jobs." })
   spentMinor!: number;
+
+  @Field(() => [PlanBudgetApproval], { description: 'Each approval in this currency, oldest first.' })
+  approvals!: PlanBudgetApproval[];
 }
 
 @ObjectType({ description: 'A piece of work: created by routing, run in turns, fed by its inbox.' })
@@ -259,7 +364,7 @@ export class Task {
   allCheckpoints!: CheckpointCard[];
 
   /** Approved plan budgets per currency, for `planBudget` (a field resolver adds what was spent). */
-  approvedBudgets!: Array<{ currency: string; approvedMinor: number }>;
+  approvedBudgets!: Array<{ currency: string; approvedMinor: number; approvals: PlanBudgetApproval[] }>;
 
   @Field(() => TaskCounts)
   counts!: TaskCounts;

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Field, ObjectType, Resolver, Subscription } from '@nestjs/graphql';
 import type { Caller } from '@lomo/auth';
-import type { EventEnvelope } from '@lomo/contracts';
+import type { EventDataMap, EventEnvelope } from '@lomo/contracts';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { tokenForWrites } from '../../consistency/token-for-writes';
 import { validate } from '../../graphql/args/input-schemas';
@@ -32,14 +32,7 @@ const TASK_PREFIX = 'task-';
 export function checkpointOpenedNotice(event: EventEnvelope, cursor: string): CheckpointOpenedNotice | undefined {
   const { streamId, revision, occurredAt } = event.metadata;
   if (event.type !== 'CheckpointOpened' || !streamId.startsWith(TASK_PREFIX)) return undefined;
-  const data = event.data as {
-    checkpointId: string;
-    kind: string;
-    callId?: string;
-    question: string;
-    itemId?: string;
-    options?: Array<{ optionId: string; label: string }>;
-  };
+  const data = event.data as EventDataMap['CheckpointOpened'];
   return {
     cursor,
     card: {
@@ -50,6 +43,9 @@ export function checkpointOpenedNotice(event: EventEnvelope, cursor: string): Ch
       itemId: data.itemId ?? null,
       callId: data.callId ?? null,
       options: (data.options ?? []).map(({ optionId, label }) => ({ optionId, label })),
+      callQuote: data.callQuote === undefined ? null : { ...data.callQuote },
+      planQuote:
+        data.planQuote === undefined ? null : { ...data.planQuote, lines: data.planQuote.lines.map((l) => ({ ...l })) },
       openedAt: occurredAt,
       resolution: null,
     },
@@ -69,7 +65,7 @@ export class CheckpointOpenedResolver {
   @Subscription(() => CheckpointOpenedNotice, {
     resolve: asIs,
     description:
-      'Checkpoints opened by the tasks of your workspace, live: each new card (an approval, a question, a review) once, with its task. From now on, or after `after` (a cursor it gave you) to resume.',
+      'Checkpoints opened by the tasks of your workspace, live: each new card (an approval, a question, a review, a budget) once, with its task. From now on, or after `after` (a cursor it gave you) to resume.',
   })
   async checkpointOpened(
     @CurrentCaller() caller: Caller,

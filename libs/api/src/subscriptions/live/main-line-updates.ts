@@ -16,8 +16,9 @@ import { RecentRevisions } from './recent-revisions';
 
 /**
  * `mainlineUpdated`: the caller's latest main-line items, then every item that changes (a new
- * message, its routing, a reply, a card). Main-line documents have one source stream, the
- * person's main stream, so its revision orders the states of an item.
+ * message, its routing, a reply, a card, a task's checkpoint cards). An item's states are ordered
+ * by the stream its content comes from: the person's main stream, or for a task's checkpoint
+ * cards that task's stream (the main stream only names their owner, once).
  */
 @Injectable()
 export class MainLineUpdates {
@@ -40,12 +41,16 @@ export class MainLineUpdates {
     const mainStream = streams.main(caller.workspaceId, caller.userId);
     const outbox = new LiveOutbox<MainLineUpdate>(this.settings.outboxCapacity, onSlowConsumer);
     const sent = new RecentRevisions(this.settings.trackedItems);
-    const revisionOf = (document: MainLineDocument) => decodeRevisions(document._streams)[mainStream] ?? -1;
+    const revisionOf = (document: MainLineDocument) => {
+      const streamId = sourceOf(document, mainStream);
+      return { streamId, revision: decodeRevisions(document._streams)[streamId] ?? -1 };
+    };
 
     const sendItem = async (id: string) => {
       const document = await this.readModels.getMessage(caller.workspaceId, id);
-      if (document === undefined || document.userId !== caller.userId) return;
-      const revision = revisionOf(document);
+      // kind null: a task's checkpoints item before its first card, nothing to show yet.
+      if (document === undefined || document.userId !== caller.userId || document.kind === null) return;
+      const { streamId, revision } = revisionOf(document);
       if (!sent.advance(id, revision)) {
         this.logger.debug(
           { workspaceId: caller.workspaceId, messageId: id, revision },
@@ -53,7 +58,7 @@ export class MainLineUpdates {
         );
         return;
       }
-      const consistencyToken = encodeConsistencyToken([{ streamId: mainStream, revision }]);
+      const consistencyToken = encodeConsistencyToken([{ streamId, revision }]);
       outbox.push({ snapshot: false, items: [mapMainLineItem(document)], consistencyToken }, id);
     };
     const reads = new CoalescingReads(
@@ -79,23 +84,24 @@ export class MainLineUpdates {
         ),
     );
     // Only the caller's own main stream: other members of the workspace have lines of their own.
+    // A task's checkpoints item names it too (its owner came from there), so it is heard here.
     const unlisten = this.fanout.listen(mainLineProjection.name, caller.workspaceId, (notice) => {
       if (notice.streams[mainStream] !== undefined) reads.mark(notice.documentId);
     });
     outbox.signal.addEventListener('abort', unlisten, { once: true });
     try {
       const page = await this.readModels.mainLine(caller.workspaceId, caller.userId, { first });
-      let latest = -1;
+      const latest = new Map<string, number>();
       for (const document of page.items) {
-        const revision = revisionOf(document);
+        const { streamId, revision } = revisionOf(document);
         sent.advance(document._id, revision);
-        latest = Math.max(latest, revision);
+        if (revision > (latest.get(streamId) ?? -1)) latest.set(streamId, revision);
       }
       outbox.push(
         {
           snapshot: true,
           items: page.items.map(mapMainLineItem),
-          consistencyToken: encodeConsistencyToken(latest < 0 ? [] : [{ streamId: mainStream, revision: latest }]),
+          consistencyToken: encodeConsistencyToken(snapshotPairs(latest, mainStream)),
         },
         'snapshot',
       );
@@ -106,4 +112,20 @@ export class MainLineUpdates {
     reads.start();
     return outbox;
   }
+}
+
+/** The stream an item's content comes from: its task's for a task's checkpoint cards. */
+function sourceOf(document: MainLineDocument, mainStream: string): string {
+  return document.kind === 'checkpoints' && document.checkpoints !== null
+    ? streams.task(document.checkpoints.taskId)
+    : mainStream;
+}
+
+/** A token holds at most 32 pairs: the main stream first, then the newest items' task streams. */
+const MAX_TOKEN_PAIRS = 32;
+
+function snapshotPairs(latest: ReadonlyMap<string, number>, mainStream: string) {
+  const pairs = [...latest].map(([streamId, revision]) => ({ streamId, revision }));
+  pairs.sort((a, b) => Number(b.streamId === mainStream) - Number(a.streamId === mainStream));
+  return pairs.slice(0, MAX_TOKEN_PAIRS);
 }
