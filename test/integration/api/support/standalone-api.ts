@@ -34,7 +34,29 @@ export interface RunningApi {
   tokens(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** The event store's head position, read from the file by this (other) process. */
   headPosition(): Promise<string | undefined>;
+  /** Settles when the process has exited, however it ended (it may kill itself, as crash drills' entries do). */
+  exited: Promise<ProcessExit>;
+  /** SIGKILL (unless it is gone already) and wait for the exit; the data directory is kept. */
+  kill(): Promise<ProcessExit>;
+  /** SIGTERM, then SIGKILL after 15 s; deletes the data directory unless started with `keepDataDir`. */
   stop(): Promise<void>;
+}
+
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface StandaloneStartOptions {
+  /** Another entry file than the standalone's own (e.g. one binding test fakes), relative to the repo root. */
+  entry?: string;
+  /**
+   * An existing data directory to start on (a restart after a kill) instead of a fresh one. It is
+   * the caller's: kept on stop and on a failed start, unless `keepDataDir` is false.
+   */
+  dataDir?: string;
+  /** Keep the data directory on stop (default: true for a given `dataDir`, false for a fresh one). */
+  keepDataDir?: boolean;
 }
 
 function collectJsonLines(child: ChildProcessWithoutNullStreams): Record<string, unknown>[] {
@@ -65,10 +87,13 @@ function run(args: string[], env: Record<string, string>) {
 
 export async function startStandaloneApi(
   extraEnv: Record<string, string> = {},
-  /** Another entry file than the standalone's own (e.g. one binding test fakes), relative to the repo root. */
-  options: { entry?: string } = {},
+  options: StandaloneStartOptions = {},
 ): Promise<RunningApi> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lomo-api-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'lomo-api-'));
+  const keepDataDir = options.keepDataDir ?? options.dataDir !== undefined;
+  const removeDataDir = () => {
+    if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   const env = {
     PORT: '0',
     LOMO_DATA_DIR: dataDir,
@@ -85,20 +110,21 @@ export async function startStandaloneApi(
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const lines = collectJsonLines(child);
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const exited = new Promise<ProcessExit>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   try {
     await waitFor(
-      () => child.exitCode !== null || lines.some((l) => l.msg === 'lomo standalone started'),
+      () =>
+        child.exitCode !== null || child.signalCode !== null || lines.some((l) => l.msg === 'lomo standalone started'),
       'standalone start',
       60_000,
     );
-    if (child.exitCode !== null) throw new Error(`standalone exited: ${stderr}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`standalone exited: ${stderr}`);
     if (env.NODE_ENV !== 'production') {
       await waitFor(() => lines.some((l) => typeof l.devToken === 'string'), 'dev token in the logs', 10_000);
     }
   } catch (error) {
     child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     throw error;
   }
   const url = String(lines.find((l) => l.msg === 'lomo standalone started')?.url);
@@ -135,15 +161,21 @@ export async function startStandaloneApi(
         await store.close();
       }
     },
+    exited,
+    async kill() {
+      // Both are null while it runs; a process killed by a signal has only signalCode set.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      return exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
         clearTimeout(timer);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      removeDataDir();
     },
   };
 }
