@@ -187,7 +187,7 @@ describe('approve a paid call’s card, SIGKILL the process before the call runs
     // The person's decision is on the task; nothing consumed it: no approved quote, no
     // reservation, no submission, no job upstream.
     expect(ofType(atKill.task, 'CheckpointResolved').map((e) => e.data)).toEqual([
-      expect.objectContaining({ checkpointId: card.checkpointId, decision: 'approve', callId }),
+      expect.objectContaining({ checkpointId: card.checkpointId, decision: 'approve', callId, resolvedBy: 'dev' }),
     ]);
     expect(ofType(atKill.task, 'CheckpointOpened')).toHaveLength(1);
     expect(atKill.job.map((e) => e.type)).toContain('GenerationApprovalRequested');
