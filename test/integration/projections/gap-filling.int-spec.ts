@@ -62,8 +62,10 @@ describe('gap filling: a later revision delivered first makes the engine read th
     await live.deliver(taskEvents.slice(0, 3));
     await live.deliver([taskEvents[5]]);
 
-    // Both projections reading task streams filled revisions 3-4 from the store, once each.
+    // Each projection reading task streams (tasks, inbox items, the main line's card items)
+    // filled revisions 3-4 from the store, once each.
     expect(reads).toEqual([
+      { streamId: streams.task(task), fromRevision: 3, maxCount: 2 },
       { streamId: streams.task(task), fromRevision: 3, maxCount: 2 },
       { streamId: streams.task(task), fromRevision: 3, maxCount: 2 },
     ]);
@@ -78,10 +80,11 @@ describe('gap filling: a later revision delivered first makes the engine read th
       status: 'withdrawn',
       text: 'message 3',
     });
-    expect(live.totals.gapFilled).toBe(4);
+    // Two missing events for each of the three projections.
+    expect(live.totals.gapFilled).toBe(6);
 
     await live.deliver([taskEvents[3], taskEvents[4]]);
-    expect(live.totals.duplicates).toBe(4);
+    expect(live.totals.duplicates).toBe(6);
     expect(await documents.get<TaskDocument>(tasks, task)).toEqual(afterGap);
     await documents.close();
   });

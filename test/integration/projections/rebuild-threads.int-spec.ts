@@ -108,15 +108,16 @@ describe('rebuild on worker threads: each group of projections on its own thread
       await runner.ready();
       expect(await snapshotOf(documents, physicalOf())).toEqual(clean);
       // Each thread read the events of its group's categories: tasks and inbox_items task- and
-      // turn- streams, main_line and turns main- and turn- streams.
+      // turn- streams; main_line (main- and task- streams: a task's cards) and turns (turn-
+      // streams) main-, task- and turn- streams.
       const log = await fixture.events.readAll();
       const eventsOf = (...categories: string[]) =>
         log.filter((e) => categories.some((c) => e.metadata.streamId.startsWith(`${c}-`))).length;
       const read: Record<string, number> = {
         tasks: eventsOf('task', 'turn'),
         inbox_items: eventsOf('task', 'turn'),
-        main_line: eventsOf('main', 'turn'),
-        turns: eventsOf('main', 'turn'),
+        main_line: eventsOf('main', 'task', 'turn'),
+        turns: eventsOf('main', 'task', 'turn'),
       };
       expect(runner.status()).toEqual(
         readModelProjections.map((p) =>

@@ -357,7 +357,7 @@ describe('autonomy: a plan, its budget, its cards and the runtime going on by it
     expect(h.errors).toEqual([]);
   });
 
-  it('a daily limit reached mid-plan pauses with its state intact and resumes after the person’s approval', async () => {
+  it('a daily limit reached mid-plan pauses with its state intact and resumes after the person’s approval: the person-approved generation completes and the task wakes and proceeds', async () => {
     // Money not approved call by call may be 0.80 USD a day: two shots; the third waits.
     await h.orders.accounts.write(streams.account(HARNESS_WORKSPACE), limitsOf(0, 80), meta);
     const model = new ScriptedModelProvider([

@@ -50,14 +50,16 @@ export class EditChecklistHandler implements ICommandHandler<EditChecklist, Plan
   constructor(@Inject(COMMAND_DEPS) private readonly deps: CommandDeps) {}
 
   async execute(c: EditChecklist): Promise<PlanWriteResult> {
-    const items = c.items.map(({ itemId, title, dependsOn, needsConfirmation }) => ({
+    const items = c.items.map(({ itemId, title, dependsOn, needsConfirmation, output }) => ({
       itemId,
       title,
       dependsOn: [...dependsOn],
       ...(needsConfirmation === true ? { needsConfirmation: true } : {}),
+      ...(output !== undefined ? { output } : {}),
     }));
-    // The same plan again (a lost response, a double click) is a no-op in the decider.
-    const result = await planChecklist(this.deps, { ...target(c.on), items });
+    // The same plan again (a lost response, a double click) is a no-op in the decider; an item
+    // the person sends without an output keeps the one the plan declared for it.
+    const result = await planChecklist(this.deps, { ...target(c.on), items, keepOutputs: true });
     return { taskId: c.on.taskId, changed: result.changed, writes: [...result.writes] };
   }
 }

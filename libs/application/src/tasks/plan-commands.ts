@@ -1,5 +1,5 @@
 import type { StreamWrite } from '@lomo/command-handling';
-import type { AutonomyLevel, ChecklistItemStatus } from '@lomo/domain';
+import type { AutonomyLevel, ChecklistItemOutput, ChecklistItemStatus } from '@lomo/domain';
 
 /** The person (by user id) acting on a task of their workspace through the API. */
 export interface PersonOnTask {
@@ -21,6 +21,8 @@ export interface PlannedItem {
   readonly title: string;
   readonly dependsOn: readonly string[];
   readonly needsConfirmation?: boolean;
+  /** What the item delivers; absent: what the plan said before for this id stays. */
+  readonly output?: ChecklistItemOutput;
 }
 
 /** The person re-plans the checklist; items of the same id keep their status and evidence. */

@@ -39,8 +39,12 @@ export function planChecklist(command: PlanChecklist, state: TaskState): TaskEve
   if (ids.size !== command.items.length) invalid('Checklist item ids are unique');
   const unknown = command.items.flatMap((i) => i.dependsOn).find((d) => !ids.has(d));
   if (unknown !== undefined) invalid(`A checklist item depends on unknown item ${unknown}`);
-  if (samePlan(task.checklist, command.items)) return [];
-  const items = command.items.map(({ itemId, title, dependsOn, needsConfirmation, output }) => ({
+  const kept = (itemId: string) => task.checklist.find((i) => i.itemId === itemId)?.output ?? undefined;
+  const planned = command.items.map((item) =>
+    item.output === undefined && command.keepOutputs === true ? { ...item, output: kept(item.itemId) } : item,
+  );
+  if (samePlan(task.checklist, planned)) return [];
+  const items = planned.map(({ itemId, title, dependsOn, needsConfirmation, output }) => ({
     itemId,
     title,
     dependsOn: [...dependsOn],

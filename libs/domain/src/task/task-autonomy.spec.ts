@@ -131,6 +131,20 @@ describe('task: items declare what they deliver, and evidence must match it', ()
       .when({ type: 'PlanChecklist', items: other as never })
       .then([{ type: 'ChecklistPlanned', data: { items: other } } as TaskEvent]);
   });
+  it('the person’s re-plan keeps the outputs items declared when it sends none (keepOutputs); the agent’s re-plan says what it says', () => {
+    const retitled = planned.data.items.map(({ output: _output, ...i }) => ({ ...i, title: `${i.title}!` }));
+    given([...activeWithInbox(), planned])
+      .when({ type: 'PlanChecklist', items: retitled as never, keepOutputs: true })
+      .then([
+        {
+          type: 'ChecklistPlanned',
+          data: { items: planned.data.items.map((i) => ({ ...i, title: `${i.title}!` })) },
+        } as TaskEvent,
+      ]);
+    given([...activeWithInbox(), planned])
+      .when({ type: 'PlanChecklist', items: retitled as never })
+      .then([{ type: 'ChecklistPlanned', data: { items: retitled } } as TaskEvent]);
+  });
 });
 
 describe('task: the plan’s budget card', () => {

@@ -119,9 +119,14 @@ export type AcceptMerge = {
   by: string;
 };
 export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor };
-/** Item ids are unique and every `dependsOn` names an item of the same plan. */
+/**
+ * Item ids are unique and every `dependsOn` names an item of the same plan. `keepOutputs`: an
+ * item sent without an output keeps the one its id declared (the person's edit of titles and
+ * order does not undo what the plan said each stage delivers).
+ */
 export type PlanChecklist = {
   type: 'PlanChecklist';
+  keepOutputs?: boolean;
   items: readonly {
     itemId: string;
     title: string;

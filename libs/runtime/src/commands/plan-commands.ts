@@ -73,9 +73,14 @@ export function planChecklist(
       needsConfirmation?: boolean;
       output?: ChecklistItemOutput;
     }>;
+    keepOutputs?: boolean;
   },
 ): Promise<TaskCommandResult> {
-  return decide(deps, request, { type: 'PlanChecklist', items: request.items });
+  return decide(deps, request, {
+    type: 'PlanChecklist',
+    items: request.items,
+    ...(request.keepOutputs === true ? { keepOutputs: true } : {}),
+  });
 }
 
 /**
