@@ -54,11 +54,14 @@ export type SetLimits = {
 
 /**
  * How the task lets paid calls go ahead without their own card (the generation service reads it
- * from the task: its autonomy and who directed the work). `per_call`: every call waits for the
- * person's approval of its quote. `within_plan`: the task's plan budget, then the workspace's
- * auto-approve limits, let a call go ahead.
+ * from the task: its autonomy and who directed the work). `per_call` (manual, or directed by an
+ * integration): every call waits for the person's approval of its quote. `within_plan`
+ * (assisted): a task with a plan budget runs its calls within it and asks beyond it; one without
+ * a plan budget uses the workspace's auto-approve limits. `plan_or_limits` (autonomous): as
+ * `within_plan`, and a call beyond the plan budget may still go ahead within the workspace's
+ * auto-approve limits (the person's standing approval), asking only beyond both.
  */
-export type PaymentMode = 'per_call' | 'within_plan';
+export type PaymentMode = 'per_call' | 'within_plan' | 'plan_or_limits';
 
 /**
  * Holds the quote's amount for the job before its submit: within the approved budgets, and

@@ -83,6 +83,30 @@ describe('account: a task plan budget, the daily limit and per-call confirmation
       .then([reservedAs(2, 'quote_approved')]);
   });
 
+  it('an autonomous task beyond its plan goes ahead within the standing auto-approve limits, and asks beyond both', () => {
+    const commands: AccountCommand[] = [budgetOf(5000), limitsOf(400, 1200), planBudgetOf(800), ...quoted(0, 1, 2)];
+    given(accountHistory(...commands, reserve(0, 'plan_or_limits'), reserve(1, 'plan_or_limits')))
+      .when(reserve(2, 'plan_or_limits'))
+      .then([reservedAs(2, 'auto_approved')]);
+    // Assisted asks for the same call: the plan is where its approval ends.
+    given(accountHistory(...commands, reserve(0), reserve(1)))
+      .when(reserve(2))
+      .thenThrows('PAYMENT_PLAN_BUDGET_EXCEEDED');
+    // Beyond the per-call limit too: autonomous asks as well.
+    given(
+      accountHistory(
+        budgetOf(5000),
+        limitsOf(300, 1200),
+        planBudgetOf(800),
+        ...quoted(0, 1, 2),
+        reserve(0),
+        reserve(1),
+      ),
+    )
+      .when(reserve(2, 'plan_or_limits'))
+      .thenThrows('PAYMENT_PLAN_BUDGET_EXCEEDED');
+  });
+
   it('plan-approved money counts against the daily limit when limits are set, and the limit stops the plan mid-way', () => {
     const history = accountHistory(planBudgetOf(1200), limitsOf(0, 800), ...quoted(0, 1, 2), reserve(0), reserve(1));
     expect(foldAccount(history).autoApprovedByDay['USD/2026-11-30']).toBe(800);

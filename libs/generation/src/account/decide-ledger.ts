@@ -21,8 +21,9 @@ import { dayInTimeZone } from './workspace-day';
  * - `per_call` mode (the task asks before every paid step, or an integration directed it): nothing
  *   else does, CALL_CONFIRMATION_REQUIRED;
  * - the task has a plan budget (`plan_approved`): the plan's held and spent money plus this quote
- *   stays within it (else PLAN_BUDGET_EXCEEDED: the scope grew, the person is asked again), and,
- *   when limits are set, within the daily limit;
+ *   stays within it, and, when limits are set, within the daily limit; beyond it
+ *   PLAN_BUDGET_EXCEEDED (the scope grew, the person is asked again), unless the task is autonomous
+ *   (`plan_or_limits`) and the call fits the auto-approve limits (`auto_approved`);
  * - the auto-approve limits (`auto_approved`): at most the per-call limit, and with the other money
  *   of the workspace's day (in its time zone, at the command's time) at most the daily limit.
  *
@@ -92,15 +93,23 @@ function withoutApproval(
   const used = state.autoApprovedByDay[dayKey(currency, day)] ?? 0;
   const plan = state.plans[planKey(quote.taskId, currency)];
   if (plan !== undefined && plan.budgetMinor > 0) {
-    if (plan.heldMinor + amountMinor > plan.budgetMinor)
-      throw new PaymentNotAuthorizedError(
-        PaymentRefusals.PLAN_BUDGET_EXCEEDED,
-        `Quote ${quote.quoteId} (${amountMinor} ${currency}) goes beyond the plan's approved budget (${plan.heldMinor} of ${plan.budgetMinor} ${currency} used)`,
-        { quote, planBudgetMinor: plan.budgetMinor, planUsedMinor: plan.heldMinor },
-      );
-    if (limits !== null && used + amountMinor > limits.dailyAutoApproveMinor)
-      throw dailyLimit(quote, day, used, limits.dailyAutoApproveMinor);
-    return 'plan_approved';
+    if (plan.heldMinor + amountMinor <= plan.budgetMinor) {
+      if (limits !== null && used + amountMinor > limits.dailyAutoApproveMinor)
+        throw dailyLimit(quote, day, used, limits.dailyAutoApproveMinor);
+      return 'plan_approved';
+    }
+    const beyondPlan = new PaymentNotAuthorizedError(
+      PaymentRefusals.PLAN_BUDGET_EXCEEDED,
+      `Quote ${quote.quoteId} (${amountMinor} ${currency}) goes beyond the plan's approved budget (${plan.heldMinor} of ${plan.budgetMinor} ${currency} used)`,
+      { quote, planBudgetMinor: plan.budgetMinor, planUsedMinor: plan.heldMinor },
+    );
+    // Beyond the plan: only an autonomous task may fall back on the standing auto-approve limits.
+    const withinLimits =
+      limits !== null &&
+      amountMinor <= limits.perCallAutoApproveMinor &&
+      used + amountMinor <= limits.dailyAutoApproveMinor;
+    if (command.mode !== 'plan_or_limits' || !withinLimits) throw beyondPlan;
+    return 'auto_approved';
   }
   const perCall = limits?.perCallAutoApproveMinor ?? 0;
   if (limits === null || amountMinor > perCall)

@@ -25,7 +25,7 @@ export type CardDecision =
 export interface PaymentAuthority {
   mode: PaymentMode;
   /** Why `per_call`: the task asks before every paid step, an integration directed the work, or it is not running. */
-  why: 'manual' | 'integration' | 'not_running' | 'within_plan';
+  why: 'manual' | 'integration' | 'not_running' | 'assisted' | 'autonomous';
   card: CardDecision;
   /** Every plan budget the person approved on the task (PlanBudgetApproved, approved budget cards). */
   planBudgets: readonly PlanBudget[];
@@ -45,7 +45,8 @@ export function paymentAuthority(task: TaskState, callId: string, checkpointId: 
     return { mode: 'per_call', why: 'not_running', card, planBudgets };
   if (task.autonomy === 'manual') return { mode: 'per_call', why: 'manual', card, planBudgets };
   if (task.directedBy === 'integration') return { mode: 'per_call', why: 'integration', card, planBudgets };
-  return { mode: 'within_plan', why: 'within_plan', card, planBudgets };
+  if (task.autonomy === 'autonomous') return { mode: 'plan_or_limits', why: 'autonomous', card, planBudgets };
+  return { mode: 'within_plan', why: 'assisted', card, planBudgets };
 }
 
 function cardDecision(

@@ -71,8 +71,10 @@ function plan(task: TaskEvent[], account: AccountCommand[], asked = false) {
 }
 
 describe('planning a paid job from what the task says', () => {
-  it('an assisted task reserves within its plan; a manual one, or one an integration directed, per call', () => {
+  it('an assisted task reserves within its plan, an autonomous one within its plan or the standing limits; a manual one, or one an integration directed, per call', () => {
     expect(plan(created, [])).toEqual({ kind: 'reserve', mode: 'within_plan' });
+    const autonomous: TaskEvent = { type: 'AutonomyChanged', data: { level: 'autonomous', by: 'u1' } };
+    expect(plan([...created, autonomous], [])).toEqual({ kind: 'reserve', mode: 'plan_or_limits' });
     const manual: TaskEvent = { type: 'AutonomyChanged', data: { level: 'manual', by: 'u1' } };
     expect(plan([...created, manual], [])).toEqual({ kind: 'reserve', mode: 'per_call' });
     const integration: TaskEvent[] = [

@@ -23,7 +23,12 @@ export const processSteps = (keys = 2, workspaces = 2): fc.Arbitrary<ProcessStep
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('approve' as const), ws, key, byAgent: fc.boolean() }) },
     {
       weight: 2,
-      arbitrary: fc.record({ kind: fc.constant('reserve' as const), ws, key, perCall: fc.boolean() }),
+      arbitrary: fc.record({
+        kind: fc.constant('reserve' as const),
+        ws,
+        key,
+        mode: fc.constantFrom('per_call' as const, 'within_plan' as const, 'plan_or_limits' as const),
+      }),
     },
     {
       weight: 6,

@@ -1,6 +1,6 @@
 import { deterministicUuid, eventRegistry, LomoError } from '@lomo/contracts';
 import { accountDecider } from '../account/account-decider';
-import type { AccountCommand } from '../account/account-commands';
+import type { AccountCommand, PaymentMode } from '../account/account-commands';
 import type { AccountEvent } from '../account/account-events';
 import { holdsReservation } from '../account/account-queries';
 import type { AccountState } from '../account/account-state';
@@ -23,8 +23,8 @@ import { at, callOf, genIds, issueQuoteOf, person, agentActor, requestOf } from 
 export type ProcessStep =
   | { kind: 'request'; ws: number; key: number }
   | { kind: 'approve'; ws: number; key: number; byAgent: boolean }
-  /** `perCall`: the task confirms every paid call (autonomy manual, or an integration directed it). */
-  | { kind: 'reserve'; ws: number; key: number; perCall?: boolean }
+  /** `mode`: how the task pays (per_call: manual or integration-directed; plan_or_limits: autonomous). */
+  | { kind: 'reserve'; ws: number; key: number; mode?: PaymentMode }
   | { kind: 'submit'; ws: number; key: number; outcome: 'ok' | 'unknown' | 'rejected' | 'crash' }
   | { kind: 'duplicateSubmit'; ws: number; key: number; sameId: boolean }
   | {
@@ -159,7 +159,7 @@ export class GenerationProcessModel {
     });
   }
 
-  private reserve(ws: number, key: number, perCall = false): void {
+  private reserve(ws: number, key: number, mode: PaymentMode = 'within_plan'): void {
     const job = this.jobState(ws, key);
     if (job.status !== 'requested') return;
     const reserved = this.account(ws, {
@@ -168,9 +168,9 @@ export class GenerationProcessModel {
       quoteId: job.quote.quoteId,
       at: this.now(),
       expiresAt: at(this.seconds + 600),
-      mode: perCall ? 'per_call' : 'within_plan',
+      mode,
     });
-    if (reserved && perCall) this.perCallReserved.add(job.jobId);
+    if (reserved && mode === 'per_call') this.perCallReserved.add(job.jobId);
   }
 
   private settle(ws: number, key: number, crashAfterFirst: boolean): number {
@@ -219,7 +219,7 @@ export class GenerationProcessModel {
         return;
       }
       case 'reserve':
-        this.reserve(step.ws, step.key, step.perCall === true);
+        this.reserve(step.ws, step.key, step.mode);
         return;
       case 'submit': {
         const job = this.jobState(step.ws, step.key);

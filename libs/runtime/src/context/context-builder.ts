@@ -95,7 +95,8 @@ function describeTask(task: ExistingTask, omittedSteps: number): string {
 const AUTONOMY: Record<ExistingTask['autonomy'], string> = {
   manual: 'manual (every paid call waits for the person’s approval of its own card)',
   assisted: 'assisted (paid calls within the plan budget the person approved run; beyond it the person is asked)',
-  autonomous: 'autonomous (the plan runs by itself within its approved budget; reviews still wait for the person)',
+  autonomous:
+    'autonomous (paid calls run within the plan budget, and beyond it within the person’s auto-approve limits; reviews still wait for the person)',
 };
 
 /** The plan budgets the person approved, per currency. */

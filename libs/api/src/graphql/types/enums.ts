@@ -120,14 +120,16 @@ export type CheckpointState = (typeof CheckpointState)[keyof typeof CheckpointSt
 registerEnumType(TaskStatus, { name: 'TaskStatus' });
 registerEnumType(AutonomyLevel, {
   name: 'AutonomyLevel',
-  description: 'How far the agent goes by itself on a task before asking you.',
+  description:
+    'How far the agent goes by itself on a task before asking you. Deleting and other irreversible steps always ask, and so do the stages marked for your review.',
   valuesMap: {
-    MANUAL: { description: 'Ask before every paid step: each one waits for your approval.' },
+    MANUAL: { description: 'Ask before every paid step: each one waits for your approval of its price.' },
     ASSISTED: {
       description: 'Run paid steps within the budget you approved for the plan; ask beyond it. The default.',
     },
     AUTONOMOUS: {
-      description: 'Run within the plan by itself: ask only at the stages marked for your confirmation.',
+      description:
+        'Run the plan by itself: paid steps within the plan budget, and beyond it within your auto-approve limits (setSpendingLimits); ask beyond both.',
     },
   },
 });
