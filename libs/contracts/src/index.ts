@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './ids';
+export * from './canonical-json';
 export * from './envelope';
 export * from './streams';
 export * from './registry';

@@ -7,9 +7,9 @@ import { GenerationHarness, budgetOf, limitsOf, person } from '@lomo/generation/
 import { ScriptedModelProvider, type CompletionRequest, type ScriptedReply, type ScriptedStep } from '@lomo/llm';
 import { checkpointIdFor, createPlanTools, resolveCheckpoint } from '@lomo/runtime';
 import { HARNESS_USER, HARNESS_WORKSPACE, ScriptedFaults, type HarnessWorker } from '@lomo/runtime/testing';
-import { defineTool, okResult, type ToolDefinition } from '@lomo/tools';
 import { createWorkspaceTools, type ArtifactCommandService, type WorkspaceReadModel } from '@lomo/workspace';
-import { z } from 'zod';
+import { late } from './support/late';
+import { stageTool } from './support/stage-tool';
 import { ofType } from './support/turn-events';
 
 // Article §8's autonomy, end to end through the real worker, the real generation service on the
@@ -21,50 +21,6 @@ import { ofType } from './support/turn-events';
 
 const ids = { uuid: () => randomUUID() };
 const BRIEF = 'A 12 second clip of a lighthouse keeper climbing the stairs at dusk';
-
-/** An object whose members are read, at call time, from what `get` returns then. */
-function late<T extends object>(get: () => T | undefined): T {
-  return new Proxy({} as T, {
-    get(_, property) {
-      const target = get();
-      if (target === undefined) throw new Error(`used before it was wired: ${String(property)}`);
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
-/** One stage as one document: a new artefact version the stage's evidence names. */
-function stageTool(artifacts: ArtifactCommandService): ToolDefinition {
-  return defineTool({
-    name: 'stage.write',
-    description: 'Write one stage of the brief as a document.',
-    domain: 'core',
-    sideEffect: 'write',
-    idempotent: true,
-    progress: 'artifact_version',
-    input: z.strictObject({ title: z.string().min(1), text: z.string().min(1) }),
-    async run(input, context) {
-      const written = await artifacts.create(
-        {
-          artifactId: randomUUID(),
-          kind: 'document',
-          title: input.title,
-          by: { kind: 'agent', taskId: context.taskId, callId: context.callId },
-          taskId: context.taskId,
-          content: { type: 'document', text: input.text },
-        },
-        {
-          workspaceId: context.workspaceId,
-          correlationId: context.callId,
-          causationId: null,
-          actor: { kind: 'agent' },
-        },
-      );
-      return okResult({ artifactId: written.artifactId, version: written.version });
-    },
-  });
-}
 
 const lastTool = (request: CompletionRequest) =>
   [...request.messages].reverse().find((m) => m.role === 'tool')?.content ?? '';

@@ -9,6 +9,7 @@ import { HARNESS_USER, HARNESS_WORKSPACE } from '@lomo/runtime/testing';
 import type { ToolDefinition } from '@lomo/tools';
 import { createWorkspaceTools, type ArtifactCommandService } from '@lomo/workspace';
 import { WorkspaceTestProjector } from '@lomo/workspace/testing';
+import { late } from './support/late';
 import { ofType } from './support/turn-events';
 
 // Article §8's three-stage brief with the OFFLINE policy (the embedded default) instead of a
@@ -19,18 +20,6 @@ import { ofType } from './support/turn-events';
 // person's approval a new turn makes the shots and completes the checklist.
 
 const BRIEF = 'Please make a short video of a paper boat drifting down a rainy street';
-
-/** An object whose members are read, at call time, from what `get` returns then. */
-function late<T extends object>(get: () => T | undefined): T {
-  return new Proxy({} as T, {
-    get(_, property) {
-      const target = get();
-      if (target === undefined) throw new Error(`used before it was wired: ${String(property)}`);
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
 
 describe('the offline policy runs a three-stage brief through the runtime', () => {
   let h: GenerationHarness;

@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { SqliteBlobStore } from '@lomo/blobs';
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, type CompletionRequest, type ScriptedReply } from '@lomo/llm';
 import { createPlanTools, resolveCheckpoint } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
-import { defineTool, okResult, type ToolDefinition } from '@lomo/tools';
 import { ArtifactCommandService, DocumentTextStore } from '@lomo/workspace';
+import { stageTool } from './support/stage-tool';
 import { ofType } from './support/turn-events';
 
 // Article §8's three-stage brief (script → storyboard → shots) through the real worker: the
@@ -49,38 +48,6 @@ describe('a three-stage brief runs to completion without "continue"', () => {
     await texts.close();
     rmSync(dir, { recursive: true, force: true });
   });
-
-  /** A stand-in for the workspace's document.write: one document per stage, a new artefact version. */
-  function stageTool(artifacts: ArtifactCommandService): ToolDefinition {
-    return defineTool({
-      name: 'stage.write',
-      description: 'Write one stage of the brief as a document.',
-      domain: 'core',
-      sideEffect: 'write',
-      idempotent: true,
-      progress: 'artifact_version',
-      input: z.strictObject({ title: z.string().min(1), text: z.string().min(1) }),
-      async run(input, context) {
-        const written = await artifacts.create(
-          {
-            artifactId: ids.uuid(),
-            kind: 'document',
-            title: input.title,
-            by: { kind: 'agent', taskId: context.taskId, callId: context.callId },
-            taskId: context.taskId,
-            content: { type: 'document', text: input.text },
-          },
-          {
-            workspaceId: context.workspaceId,
-            correlationId: context.callId,
-            causationId: null,
-            actor: { kind: 'agent' },
-          },
-        );
-        return okResult({ artifactId: written.artifactId, version: written.version });
-      },
-    });
-  }
 
   /** One stage: write it, mark it done with the version written, end the turn with a summary. */
   const stage = (itemId: string, title: string) => [

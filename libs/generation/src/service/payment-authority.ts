@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { canonicalDigest } from '@lomo/contracts';
 import type { CallQuote, PlanBudget, TaskState } from '@lomo/domain';
 import type { PaymentMode } from '../account/account-commands';
 import type { JobFacts } from '../job/job-state';
@@ -73,24 +73,7 @@ function cardDecision(
  * the card records it, and an approval is applied only to a job whose order hashes the same.
  */
 export function orderHash(job: Pick<JobFacts, 'kind' | 'operation' | 'provider' | 'params'>): string {
-  const canonical = JSON.stringify([
-    job.kind,
-    job.operation,
-    job.provider,
-    job.params.prompt,
-    sorted(job.params.options),
-  ]);
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
-}
-
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
-  );
+  return canonicalDigest([job.kind, job.operation, job.provider, job.params.prompt, job.params.options]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { deterministicUuid } from '@lomo/contracts';
 import type { KnownEvent, KnownEventOf } from '../engine/known-event';
 import { entityIdOf } from '../engine/stream-revisions';
-import type { TaskCheckpoint } from '../tasks/task.document';
+import { checkpointCardOf } from '../tasks/task.evolve';
 import type { MainLineDocument } from './main-line.document';
 
 /**
@@ -32,22 +32,9 @@ export function evolveCheckpointsItem(item: MainLineDocument, event: KnownEvent)
       // One message creates a task (its id derives from the message): the first owner stands.
       return item.userId === null ? { ...item, userId: userOfMainStream(event.metadata.streamId) } : item;
     case 'CheckpointOpened': {
-      const { checkpointId, turnId, kind, callId, question, itemId, options, callQuote, planQuote } = event.data;
       const before = item.checkpoints;
-      if (before?.cards.some((c) => c.checkpointId === checkpointId)) return item;
-      const card: TaskCheckpoint = {
-        checkpointId,
-        turnId,
-        kind,
-        callId: callId ?? null,
-        question,
-        itemId: itemId ?? null,
-        options: (options ?? []).map(({ optionId, label }) => ({ optionId, label })),
-        callQuote: callQuote ?? null,
-        planQuote: planQuote ?? null,
-        openedAt: event.metadata.occurredAt,
-        resolution: null,
-      };
+      if (before?.cards.some((c) => c.checkpointId === event.data.checkpointId)) return item;
+      const card = checkpointCardOf(event);
       return {
         ...item,
         checkpoints: {

@@ -1,5 +1,5 @@
 import { planBudgetIdForCard, settleRunnableStatus, withItemChange } from '@lomo/domain';
-import type { KnownEvent } from '../engine/known-event';
+import type { KnownEvent, KnownEventOf } from '../engine/known-event';
 import { entityIdOf } from '../engine/stream-revisions';
 import type { TaskCheckpoint, TaskChecklistItem, TaskDocument, TurnActivity } from './task.document';
 
@@ -113,22 +113,9 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
         activeTurnId: task.activeTurnId === event.data.turnId ? null : task.activeTurnId,
       };
     case 'CheckpointOpened': {
-      const { checkpointId, turnId, kind, callId, question, itemId, options } = event.data;
       // The decider opens an id once; a repeat of it (a duplicate) changes nothing.
-      if (task.checkpoints.some((c) => c.checkpointId === checkpointId)) return { ...task, taskActivityAt };
-      const checkpoint: TaskCheckpoint = {
-        checkpointId,
-        turnId,
-        kind,
-        callId: callId ?? null,
-        question,
-        itemId: itemId ?? null,
-        options: (options ?? []).map(({ optionId, label }) => ({ optionId, label })),
-        callQuote: event.data.callQuote ?? null,
-        planQuote: event.data.planQuote ?? null,
-        openedAt: event.metadata.occurredAt,
-        resolution: null,
-      };
+      if (task.checkpoints.some((c) => c.checkpointId === event.data.checkpointId)) return { ...task, taskActivityAt };
+      const checkpoint = checkpointCardOf(event);
       return withCheckpoints(task, taskActivityAt, [...task.checkpoints, checkpoint]);
     }
     case 'CheckpointResolved': {
@@ -222,6 +209,24 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
     default:
       return { ...task, taskActivityAt };
   }
+}
+
+/** A card as CheckpointOpened opens it (the main line's card items fold it the same way). */
+export function checkpointCardOf(event: KnownEventOf<'CheckpointOpened'>): TaskCheckpoint {
+  const { checkpointId, turnId, kind, callId, question, itemId, options, callQuote, planQuote } = event.data;
+  return {
+    checkpointId,
+    turnId,
+    kind,
+    callId: callId ?? null,
+    question,
+    itemId: itemId ?? null,
+    options: (options ?? []).map(({ optionId, label }) => ({ optionId, label })),
+    callQuote: callQuote ?? null,
+    planQuote: planQuote ?? null,
+    openedAt: event.metadata.occurredAt,
+    resolution: null,
+  };
 }
 
 /** The checkpoints, the count of open ones, and the status the decider's waiting rule gives. */
