@@ -9,6 +9,12 @@ export {
   type StructuredSpec,
 } from './structured/structured-output';
 export { estimateTokens, estimateUsage } from './token-estimate';
+export * from './tokenizer.port';
+export { BpeTokenizer, type BpeEncoding } from './tokenizer/bpe-tokenizer';
+export { EstimateTokenizer } from './tokenizer/estimate-tokenizer';
+export { ChatTokenizer, serializeTool } from './tokenizer/chat-tokenizer';
+export { CountCache, COUNT_CACHE_DEFAULTS, type CountCacheLimits } from './tokenizer/count-cache';
+export { encodingForModel, tokenizerFor, tokenizerForEncoding, tokenizerForModel } from './tokenizer/tokenizer-for';
 export {
   createModelProvider,
   DEFAULT_OPENAI_MODEL,
