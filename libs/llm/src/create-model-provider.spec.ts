@@ -31,6 +31,14 @@ describe('createModelProvider', () => {
 
   it('documents every option it reads', () => {
     const options = Object.values(MODEL_CONFIG_ENV).map((v) => v.option);
-    expect(options.sort()).toEqual(['apiKey', 'baseUrl', 'maxRetries', 'model', 'provider', 'timeoutMs']);
+    expect(options.sort()).toEqual([
+      'apiKey',
+      'baseUrl',
+      'maxRetries',
+      'model',
+      'provider',
+      'sendAllowedTools',
+      'timeoutMs',
+    ]);
   });
 });

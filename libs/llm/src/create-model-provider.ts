@@ -18,6 +18,8 @@ export interface ModelProviderConfig {
   model?: string;
   timeoutMs?: number;
   maxRetries?: number;
+  /** openai only: send `allowedTools` as `tool_choice: allowed_tools` (default) or plain `auto`. */
+  sendAllowedTools?: boolean;
   /** scripted only: tests build the fixture in code. */
   script?: readonly ScriptedStep[];
   onRetry?: (error: ModelError, attempt: number, delayMs: number) => void;
@@ -33,6 +35,8 @@ export const MODEL_CONFIG_ENV = {
   LOMO_MODEL: { option: 'model', default: DEFAULT_OPENAI_MODEL },
   LOMO_MODEL_TIMEOUT_MS: { option: 'timeoutMs', default: OPENAI_DEFAULTS.timeoutMs },
   LOMO_MODEL_MAX_RETRIES: { option: 'maxRetries', default: OPENAI_DEFAULTS.maxRetries },
+  // "on" / "off" in the environment (libs/config); the app maps it onto a boolean.
+  LOMO_OPENAI_ALLOWED_TOOLS: { option: 'sendAllowedTools', default: OPENAI_DEFAULTS.sendAllowedTools },
 } as const;
 
 const envNameOf = (option: string) => Object.entries(MODEL_CONFIG_ENV).find(([, v]) => v.option === option)?.[0];
@@ -57,6 +61,7 @@ export function createModelProvider(config: ModelProviderConfig = {}): ModelProv
             baseUrl: config.baseUrl,
             timeoutMs: config.timeoutMs,
             maxRetries: config.maxRetries,
+            sendAllowedTools: config.sendAllowedTools,
             onRetry: config.onRetry,
           }),
       );

@@ -40,6 +40,21 @@ export interface CompletionRequest {
    * answer with `completeStructured()`, which also retries an invalid answer once.
    */
   responseFormat?: StructuredOutputFormat;
+  /**
+   * Groups requests that share a long prefix so the vendor's prompt cache can reuse it (the
+   * runtime passes the task id). The openai adapter sends it as `prompt_cache_key`; providers
+   * without a prompt cache ignore it. It changes no answer.
+   */
+  cacheKey?: string;
+  /**
+   * The tools the model may call at this step, while `tools` keeps every definition in a stable
+   * order so the cached prefix does not change (the "masked" tool strategy). Unset: every offered
+   * tool may be called. Each name must be among `tools`; an empty list allows none. The openai
+   * adapter sends it as `tool_choice: allowed_tools` where the endpoint supports it (setting
+   * LOMO_OPENAI_ALLOWED_TOOLS), else plain `auto`: it is a hint to the model, never a permission,
+   * and the server still refuses a call to a tool outside it.
+   */
+  allowedTools?: readonly string[];
 }
 
 /** A named JSON Schema (strict: every property required, no additional properties). */

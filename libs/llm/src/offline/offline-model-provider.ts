@@ -167,12 +167,25 @@ function structured(request: CompletionRequest): string {
   });
 }
 
+/**
+ * With the masked tool strategy every definition is offered and `allowedTools` says which may be
+ * called; the policies pick among what they see, so they see only those. Usage still counts
+ * every definition sent.
+ */
+function withAllowedToolsOnly(request: CompletionRequest): CompletionRequest {
+  if (request.allowedTools === undefined) return request;
+  const allowed = new Set(request.allowedTools);
+  return { ...request, tools: request.tools.filter((t) => allowed.has(t.name)) };
+}
+
 export class OfflineModelProvider implements ModelProvider {
   readonly name = 'offline';
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     throwIfAborted(request.signal);
-    const { text, toolCalls } = request.responseFormat ? { text: structured(request), toolCalls: [] } : decide(request);
+    const { text, toolCalls } = request.responseFormat
+      ? { text: structured(request), toolCalls: [] }
+      : decide(withAllowedToolsOnly(request));
     const output = text + toolCalls.map((c) => c.name + c.arguments).join('');
     return {
       text,

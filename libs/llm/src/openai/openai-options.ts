@@ -18,6 +18,12 @@ export interface OpenAIModelProviderOptions {
   maxRetryAfterMs?: number;
   /** OpenAI wants max_completion_tokens; some compatible servers only know max_tokens. */
   maxTokensParameter?: MaxTokensParameter;
+  /**
+   * Send a request's `allowedTools` as `tool_choice: { type: 'allowed_tools' }` (OpenAI). Some
+   * compatible servers reject that form: off, they get plain `auto` and may propose a call
+   * outside the allowed set, which the runtime refuses.
+   */
+  sendAllowedTools?: boolean;
   /** Called before each retry with the delay actually waited; for logs and metrics. */
   onRetry?: (error: ModelError, attempt: number, delayMs: number) => void;
 }
@@ -33,6 +39,7 @@ export const OPENAI_DEFAULTS = {
   maxRetryDelayMs: 8_000,
   maxRetryAfterMs: 30_000,
   maxTokensParameter: 'max_completion_tokens',
+  sendAllowedTools: true,
 } as const;
 
 const isNonNegativeInt = (n: number) => Number.isInteger(n) && n >= 0;

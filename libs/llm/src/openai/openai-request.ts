@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { ModelBadRequestError } from '../model-errors';
-import type { ChatMessage, CompletionRequest, ToolChoice, ToolSpec } from '../model-provider.port';
+import type { ChatMessage, CompletionRequest, ToolSpec } from '../model-provider.port';
 
 export type MaxTokensParameter = 'max_completion_tokens' | 'max_tokens';
 
@@ -36,19 +36,60 @@ const toWireTool = (tool: ToolSpec): OpenAI.Chat.ChatCompletionFunctionTool => (
   function: { name: tool.name, description: tool.description, parameters: tool.parameters },
 });
 
-function toWireToolChoice(choice: ToolChoice, tools: readonly ToolSpec[]): OpenAI.Chat.ChatCompletionToolChoiceOption {
-  if (typeof choice === 'string') return choice;
-  // Caught here rather than by the server: the vendor's 400 would not say which tool is missing.
-  if (!tools.some((t) => t.name === choice.name)) {
-    throw new ModelBadRequestError(`toolChoice names "${choice.name}", which is not among the offered tools`);
+const namedChoice = (name: string): OpenAI.Chat.ChatCompletionNamedToolChoice => ({
+  type: 'function',
+  function: { name },
+});
+
+/**
+ * The wire tool_choice for a request, or undefined for none (the server's default, `auto`).
+ * `allowedTools` restricts what the model may call without touching `tools`, so the cached prefix
+ * (system messages and tool definitions) stays byte-identical while the allowed set changes; an
+ * endpoint that does not know `allowed_tools` gets the plain choice instead, and the server-side
+ * refusal of a call outside the allowed set stays the guard. Inconsistent names are caught here,
+ * before anything is sent: the vendor's 400 would not say which tool is missing.
+ */
+function toWireToolChoice(
+  request: CompletionRequest,
+  sendAllowedTools: boolean,
+): OpenAI.Chat.ChatCompletionToolChoiceOption | undefined {
+  const { toolChoice, tools, allowedTools } = request;
+  const offered = new Set(tools.map((t) => t.name));
+  if (typeof toolChoice === 'object' && !offered.has(toolChoice.name)) {
+    throw new ModelBadRequestError(`toolChoice names "${toolChoice.name}", which is not among the offered tools`);
   }
-  return { type: 'function', function: { name: choice.name } };
+  if (allowedTools === undefined) return typeof toolChoice === 'object' ? namedChoice(toolChoice.name) : toolChoice;
+
+  const allowed = new Set(allowedTools);
+  const unknown = [...allowed].filter((name) => !offered.has(name));
+  if (unknown.length > 0) {
+    throw new ModelBadRequestError(`allowedTools names ${unknown.join(', ')}, not among the offered tools`, {
+      unknown,
+    });
+  }
+  if (typeof toolChoice === 'object') {
+    if (!allowed.has(toolChoice.name))
+      throw new ModelBadRequestError(`toolChoice names "${toolChoice.name}", which allowedTools does not allow`);
+    return namedChoice(toolChoice.name);
+  }
+  if (allowed.size === 0 && toolChoice === 'required')
+    throw new ModelBadRequestError('toolChoice "required" with no allowed tool');
+  if (allowed.size === 0 || toolChoice === 'none') return 'none';
+  if (!sendAllowedTools) return toolChoice ?? 'auto';
+  return {
+    type: 'allowed_tools',
+    allowed_tools: {
+      mode: toolChoice === 'required' ? 'required' : 'auto',
+      // In the order of `tools`, whatever order the caller listed them in: the same set is the same bytes.
+      tools: tools.filter((t) => allowed.has(t.name)).map((t) => ({ type: 'function', function: { name: t.name } })),
+    },
+  };
 }
 
 /** Our request in the chat-completions wire format; `trace` stays on our side. */
 export function toChatCompletionParams(
   request: CompletionRequest,
-  options: { model: string; maxTokensParameter: MaxTokensParameter },
+  options: { model: string; maxTokensParameter: MaxTokensParameter; sendAllowedTools?: boolean },
 ): WireParams {
   const params: WireParams = { model: options.model, messages: request.messages.map(toWireMessage), stream: false };
   if (request.responseFormat) {
@@ -57,12 +98,16 @@ export function toChatCompletionParams(
     params.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
   } else if (request.tools.length > 0) {
     params.tools = request.tools.map(toWireTool);
-    if (request.toolChoice !== undefined) params.tool_choice = toWireToolChoice(request.toolChoice, request.tools);
+    const choice = toWireToolChoice(request, options.sendAllowedTools ?? true);
+    if (choice !== undefined) params.tool_choice = choice;
   } else if (request.toolChoice !== undefined && request.toolChoice !== 'auto' && request.toolChoice !== 'none') {
     throw new ModelBadRequestError(`toolChoice ${JSON.stringify(request.toolChoice)} needs at least one tool`);
+  } else if (request.allowedTools !== undefined && request.allowedTools.length > 0) {
+    throw new ModelBadRequestError(`allowedTools names ${request.allowedTools.join(', ')}, but no tool is offered`);
   }
   // OpenAI rejects an empty tools array, so "no tools" is sent as no field at all.
   if (request.maxOutputTokens !== undefined) params[options.maxTokensParameter] = request.maxOutputTokens;
   if (request.temperature !== undefined) params.temperature = request.temperature;
+  if (request.cacheKey !== undefined) params.prompt_cache_key = request.cacheKey;
   return params;
 }

@@ -57,6 +57,61 @@ describe('toChatCompletionParams', () => {
   });
 });
 
+describe('toChatCompletionParams: prompt cache key and allowed tools', () => {
+  const tools = ['a', 'b', 'c'].map((name) => ({ ...tool, name }));
+  const masked = (extra: Partial<CompletionRequest>, sendAllowedTools = true) =>
+    toChatCompletionParams({ ...base, tools, ...extra }, { ...wire, sendAllowedTools });
+  const allowedTools = (...names: string[]) => ({
+    type: 'allowed_tools',
+    allowed_tools: { mode: 'auto', tools: names.map((name) => ({ type: 'function', function: { name } })) },
+  });
+
+  it('sends the cache key as prompt_cache_key, and nothing when there is none', () => {
+    expect(toChatCompletionParams({ ...base, cacheKey: 'task-1' }, wire).prompt_cache_key).toBe('task-1');
+    expect(toChatCompletionParams(base, wire)).not.toHaveProperty('prompt_cache_key');
+  });
+
+  it('sends every definition and restricts the choice to the allowed ones, in the order of the tools', () => {
+    const params = masked({ allowedTools: ['c', 'a'] });
+    expect(params.tools?.map((t) => (t.type === 'function' ? t.function.name : t.type))).toEqual(['a', 'b', 'c']);
+    expect(params.tool_choice).toEqual(allowedTools('a', 'c'));
+    expect(masked({ allowedTools: ['a'], toolChoice: 'required' }).tool_choice).toMatchObject({
+      allowed_tools: { mode: 'required' },
+    });
+    expect(masked({ allowedTools: ['a', 'b'], toolChoice: { name: 'b' } }).tool_choice).toEqual({
+      type: 'function',
+      function: { name: 'b' },
+    });
+  });
+
+  it('sends plain auto (or the caller’s choice) when the endpoint does not support allowed_tools', () => {
+    expect(masked({ allowedTools: ['a'] }, false).tool_choice).toBe('auto');
+    expect(masked({ allowedTools: ['a'], toolChoice: 'required' }, false).tool_choice).toBe('required');
+  });
+
+  it('allows no call when the allowed list is empty or the choice is none', () => {
+    expect(masked({ allowedTools: [] }).tool_choice).toBe('none');
+    expect(masked({ allowedTools: [] }, false).tool_choice).toBe('none');
+    expect(masked({ allowedTools: ['a'], toolChoice: 'none' }).tool_choice).toBe('none');
+  });
+
+  it('leaves tool_choice alone without allowedTools', () => {
+    expect(masked({})).not.toHaveProperty('tool_choice');
+    expect(masked({ toolChoice: 'auto' }).tool_choice).toBe('auto');
+  });
+
+  it.each([
+    ['a name that is not offered', { allowedTools: ['a', 'zzz'] }],
+    ['a named choice outside the allowed set', { allowedTools: ['a'], toolChoice: { name: 'b' } }],
+    ['required with nothing allowed', { allowedTools: [], toolChoice: 'required' }],
+    ['allowed tools without any tool', { tools: [], allowedTools: ['a'] }],
+  ] as const)('refuses %s before anything is sent', (_label, extra) => {
+    expect(() => masked(extra as Partial<CompletionRequest>)).toThrow(
+      expect.objectContaining({ code: 'MODEL_BAD_REQUEST' }),
+    );
+  });
+});
+
 describe('fromChatCompletion', () => {
   const call = { id: 'c1', name: 'take_note', arguments: '{"text":"a"}' };
 

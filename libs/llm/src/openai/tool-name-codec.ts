@@ -28,6 +28,7 @@ export function toolNameCodec(request: CompletionRequest): ToolNameCodec {
       ...r,
       tools: r.tools.map((t) => ({ ...t, name: toWire(t.name) })),
       toolChoice: typeof r.toolChoice === 'object' ? { name: toWire(r.toolChoice.name) } : r.toolChoice,
+      ...(r.allowedTools !== undefined ? { allowedTools: r.allowedTools.map(toWire) } : {}),
       messages: r.messages.map((m) =>
         m.role === 'assistant' && m.toolCalls
           ? { ...m, toolCalls: m.toolCalls.map((c) => ({ ...c, name: toWire(c.name) })) }
