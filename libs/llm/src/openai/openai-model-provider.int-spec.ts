@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CompletionRequest } from '../model-provider.port';
 import { describeModelProviderContract } from '../testing/model-provider.contract';
@@ -8,6 +9,7 @@ import {
   type FakeOpenAIReply,
   type FakeOpenAIServer,
 } from '../testing/fake-openai-server';
+import { prefixBytesOf } from '../testing/request-prefix';
 import { completeStructured } from '../structured/structured-output';
 import { OpenAIModelProvider } from './openai-model-provider';
 import type { OpenAIModelProviderOptions } from './openai-options';
@@ -368,5 +370,89 @@ describe('OpenAIModelProvider: structured output against a local chat-completion
       retriable: true,
     });
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('OpenAIModelProvider: prompt caching and masked tools, on the wire', () => {
+  const parameters = { type: 'object', properties: { text: { type: 'string' } } };
+  const TOOLS = ['notes.create', 'notes.list', 'image.generate', 'video.generate'].map((name) => ({
+    name,
+    description: `The ${name} tool`,
+    parameters,
+  }));
+  const RULES = { role: 'system', content: 'You are Lomo. Rules: keep the brief in view.' } as const;
+  const step = (n: number, extra: Partial<CompletionRequest> = {}): CompletionRequest => ({
+    messages: [
+      RULES,
+      { role: 'user', content: `step ${n}: make a poster` },
+      { role: 'system', content: `checklist at step ${n}` },
+    ],
+    tools: TOOLS,
+    cacheKey: 'task-42',
+    ...extra,
+  });
+  const sha = (raw: Buffer) => createHash('sha256').update(prefixBytesOf(raw)).digest('hex');
+  const reply = () => ({ body: chatCompletionBody({ usage: { prompt: 2_000, completion: 5, cached: 1_792 } }) });
+
+  it('sends prompt_cache_key, allowed_tools through the name codec, and reads the cached tokens', async () => {
+    server = await startFakeOpenAIServer(reply);
+    const provider = new OpenAIModelProvider({ apiKey: 'sk-test', model: 'gpt-test', baseUrl: server.baseUrl });
+    const result = await provider.complete(step(1, { allowedTools: ['image.generate', 'notes.create'] }));
+
+    expect(result.usage).toEqual({ inputTokens: 2_000, outputTokens: 5, cachedInputTokens: 1_792 });
+    const body = server.requests[0].body as Record<string, unknown>;
+    expect(body.prompt_cache_key).toBe('task-42');
+    expect(body.tool_choice).toEqual({
+      type: 'allowed_tools',
+      allowed_tools: {
+        mode: 'auto',
+        tools: [
+          { type: 'function', function: { name: 'notes__create' } },
+          { type: 'function', function: { name: 'image__generate' } },
+        ],
+      },
+    });
+    expect((body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual([
+      'notes__create',
+      'notes__list',
+      'image__generate',
+      'video__generate',
+    ]);
+  });
+
+  it('sends plain auto instead when the endpoint does not support allowed_tools', async () => {
+    server = await startFakeOpenAIServer(reply);
+    const provider = new OpenAIModelProvider({
+      apiKey: 'sk-test',
+      model: 'gpt-test',
+      baseUrl: server.baseUrl,
+      sendAllowedTools: false,
+    });
+    await provider.complete(step(1, { allowedTools: ['notes.create'] }));
+    const body = server.requests[0].body as Record<string, unknown>;
+    expect(body.tool_choice).toBe('auto');
+    expect(body.prompt_cache_key).toBe('task-42');
+    expect(body.tools).toHaveLength(4);
+  });
+
+  it('keeps the prefix bytes identical while only the tail and the allowed set change; a new tool set changes them', async () => {
+    server = await startFakeOpenAIServer(reply);
+    const provider = new OpenAIModelProvider({ apiKey: 'sk-test', model: 'gpt-test', baseUrl: server.baseUrl });
+    const allowedSets = [undefined, ['notes.create'], ['image.generate', 'video.generate'], []];
+    for (let n = 0; n < 8; n += 1) await provider.complete(step(n, { allowedTools: allowedSets[n % 4] }));
+    await provider.complete(step(8, { tools: TOOLS.slice(0, 3) }));
+    await provider.complete(step(9, { messages: [{ ...RULES, content: `${RULES.content} Profile v2.` }] }));
+
+    const hashes = server.requests.map((r) => sha(r.raw));
+    expect(new Set(hashes.slice(0, 8)).size).toBe(1);
+    // The bodies themselves differ (tail, tool_choice); only the prefix is shared.
+    expect(new Set(server.requests.slice(0, 8).map((r) => r.raw.toString('utf8'))).size).toBe(8);
+    expect(hashes[8]).not.toBe(hashes[0]);
+    expect(hashes[9]).not.toBe(hashes[0]);
+    // The prefix is the system rules then the tools, exactly as the adapter wrote them.
+    const prefix = prefixBytesOf(server.requests[0].raw).toString('utf8');
+    expect(prefix.startsWith(`${JSON.stringify(RULES)}\n[{"type":"function","function":{"name":"notes__create"`)).toBe(
+      true,
+    );
   });
 });

@@ -9,7 +9,13 @@ export interface FakeOpenAIRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** The body parsed as JSON (or its text when it is not JSON). */
   body: unknown;
+  /**
+   * The body's bytes exactly as they arrived, for assertions on what the adapter actually sent
+   * (prefixBytesOf in request-prefix.ts hashes the cache-eligible part).
+   */
+  raw: Buffer;
   receivedAt: number;
 }
 
@@ -127,7 +133,8 @@ export async function startFakeOpenAIServer(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
       let body: unknown = text;
       try {
         body = JSON.parse(text);
@@ -139,6 +146,7 @@ export async function startFakeOpenAIServer(
         path: req.url ?? '',
         headers: req.headers,
         body,
+        raw,
         receivedAt: Date.now(),
       };
       requests.push(request);

@@ -10,3 +10,4 @@ export {
   type FakeOpenAIResponder,
   type FakeOpenAIServer,
 } from './fake-openai-server';
+export { prefixBytesOf, prefixPartsOf, type RequestPrefixParts } from './request-prefix';
