@@ -53,6 +53,10 @@ export const configShape = {
   OPENAI_API_KEY: z.string().min(1).optional(),
   LOMO_MODEL: z.string().min(1).max(200),
   LOMO_MODEL_TIMEOUT_MS: positiveInt(600_000),
+  LOMO_OPENAI_ALLOWED_TOOLS: z.enum(['on', 'off']),
+  LOMO_MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_024).max(10_000_000),
+  LOMO_CONTEXT_HISTORY_SHARE: z.coerce.number().min(0.05).max(0.95),
+  LOMO_TOOL_STRATEGY: z.enum(['dynamic', 'masked']),
   LOMO_ROUTING_TIMEOUT_MS: positiveInt(600_000),
   LOMO_ROUTING_RECENT: positiveInt(100),
   LOMO_ROUTING_RETRIEVED: positiveInt(50),
@@ -213,6 +217,26 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_MODEL_TIMEOUT_MS: {
     default: '60000',
     meaning: 'Timeout of one model call (retriable errors are retried with backoff)',
+  },
+  LOMO_OPENAI_ALLOWED_TOOLS: {
+    default: 'on',
+    meaning:
+      '`on`: with the masked tool strategy the openai provider restricts what the model may call with `tool_choice: allowed_tools`; `off`: for OpenAI-compatible servers that reject that form, which get `auto` (a call outside the allowed tools is still refused by the runtime)',
+  },
+  LOMO_MODEL_CONTEXT_TOKENS: {
+    default: '128000',
+    meaning:
+      'Context window of LOMO_MODEL in tokens (prompt and reply); the prompt budgets derive from it. 128000 fits gpt-4o and gpt-4o-mini: set it for another model',
+  },
+  LOMO_CONTEXT_HISTORY_SHARE: {
+    default: '0.5',
+    meaning:
+      'Share of LOMO_MODEL_CONTEXT_TOKENS a task’s history (summary segments and recent messages) may take before its oldest span is compressed into a new summary segment (0.05–0.95)',
+  },
+  LOMO_TOOL_STRATEGY: {
+    default: 'dynamic',
+    meaning:
+      'Tool definitions in a prompt: `dynamic`: the core tools and the domains loaded for the stage (fewer tokens; loading a domain changes the cached prefix); `masked`: every definition in a stable order, only the visible ones allowed (see LOMO_OPENAI_ALLOWED_TOOLS). Either way a call to a tool not visible is refused',
   },
   LOMO_ROUTING_TIMEOUT_MS: {
     default: '20000',

@@ -66,6 +66,33 @@ describe('loadConfig: model and runtime settings', () => {
     expect(c.LOMO_LEASE_MS).toBe(10_000);
   });
 
+  it('reads the context settings: window, history share, tool strategy and allowed_tools support', () => {
+    expect(loadConfig({})).toMatchObject({
+      LOMO_MODEL_CONTEXT_TOKENS: 128_000,
+      LOMO_CONTEXT_HISTORY_SHARE: 0.5,
+      LOMO_TOOL_STRATEGY: 'dynamic',
+      LOMO_OPENAI_ALLOWED_TOOLS: 'on',
+    });
+    expect(
+      loadConfig({
+        LOMO_MODEL_CONTEXT_TOKENS: '32768',
+        LOMO_CONTEXT_HISTORY_SHARE: '0.3',
+        LOMO_TOOL_STRATEGY: 'masked',
+        LOMO_OPENAI_ALLOWED_TOOLS: 'off',
+      }),
+    ).toMatchObject({
+      LOMO_MODEL_CONTEXT_TOKENS: 32_768,
+      LOMO_CONTEXT_HISTORY_SHARE: 0.3,
+      LOMO_TOOL_STRATEGY: 'masked',
+      LOMO_OPENAI_ALLOWED_TOOLS: 'off',
+    });
+    expect(() => loadConfig({ LOMO_MODEL_CONTEXT_TOKENS: '100' })).toThrow(/LOMO_MODEL_CONTEXT_TOKENS/);
+    expect(() => loadConfig({ LOMO_CONTEXT_HISTORY_SHARE: '1' })).toThrow(/LOMO_CONTEXT_HISTORY_SHARE/);
+    expect(() => loadConfig({ LOMO_CONTEXT_HISTORY_SHARE: 'half' })).toThrow(/LOMO_CONTEXT_HISTORY_SHARE/);
+    expect(() => loadConfig({ LOMO_TOOL_STRATEGY: 'all' })).toThrow(/LOMO_TOOL_STRATEGY/);
+    expect(() => loadConfig({ LOMO_OPENAI_ALLOWED_TOOLS: 'true' })).toThrow(/LOMO_OPENAI_ALLOWED_TOOLS/);
+  });
+
   it('requires an API key for the openai provider', () => {
     expect(() => loadConfig({ LOMO_MODEL_PROVIDER: 'openai' })).toThrow(/OPENAI_API_KEY: required/);
   });
