@@ -64,5 +64,9 @@ describe('allowedTools and cacheKey without a vendor', () => {
       scripted.complete(ask('hi', { allowedTools: ['list_notes'], cacheKey: 'task-1' })),
     ).resolves.toMatchObject({ text: 'ok' });
     expect(scripted.calls[0].request).toMatchObject({ allowedTools: ['list_notes'], cacheKey: 'task-1' });
+    // An unscripted request names what was allowed, so a masked step's fixture is easy to find.
+    await expect(scripted.complete(ask('again', { allowedTools: ['list_notes'] }))).rejects.toThrow(
+      /allowed \[list_notes\]/,
+    );
   });
 });

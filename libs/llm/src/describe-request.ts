@@ -29,6 +29,8 @@ export function describeRequest(request: CompletionRequest): string {
   const tail = request.messages.slice(-3).map(describeMessage);
   if (tail.length > 0) parts.push(`last: ${tail.join(' | ')}`);
   parts.push(`tools [${request.tools.map((t) => t.name).join(', ')}]`);
+  // With the masked strategy every tool is offered; which were callable tells the steps apart.
+  if (request.allowedTools !== undefined) parts.push(`allowed [${request.allowedTools.join(', ')}]`);
   if (request.toolChoice !== undefined) parts.push(`toolChoice ${JSON.stringify(request.toolChoice)}`);
   return parts.join('; ');
 }
