@@ -1,6 +1,7 @@
 export * from './tool.port';
 export * from './tool-errors';
 export * from './tool-results';
+export { PAGE_CHARS, pageCount, textPage, textRange, type TextSlice } from './paging/text-pages';
 // Registry
 export { ToolRegistry, type PreparedCall, type PrepareOutcome } from './registry/tool-registry';
 export { parseToolArguments, type ParsedArguments } from './registry/tool-arguments';

@@ -89,6 +89,12 @@ export interface ToolDefinition<Input = unknown> {
    * Absent: reading, planning and rewording are not progress.
    */
   progress?: ToolProgress;
+  /**
+   * Its ok output is one page of content that is already stored (result.read, artifact.read),
+   * bounded by the tool's own page limit: the runtime records it inline whatever its size.
+   * Stored by reference again, it would reach the model as a summary of a page, to page through.
+   */
+  returnsPage?: boolean;
   input: z.ZodType<Input>;
   run(input: Input, context: ToolContext): Promise<ToolResult>;
 }
