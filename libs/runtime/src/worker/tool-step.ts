@@ -1,6 +1,7 @@
 import { toolCall, type CompleteToolCall, type WakeReason } from '@lomo/domain';
-import type { ToolResult } from '@lomo/tools';
+import { PAGE_CHARS, type ToolResult } from '@lomo/tools';
 import { turnAppend } from '../process/turn-append';
+import { summarizeLargeResult } from '../tools/result-summary';
 import type { AppendOutcome, TurnSession } from './turn-session';
 import type { RuntimeDeps } from './runtime-deps';
 import { planViewOf } from './plan-view-of';
@@ -8,7 +9,6 @@ import { planViewOf } from './plan-view-of';
 export type ToolStepOutcome = AppendOutcome | 'pending' | 'abandoned';
 
 const RESULT_TYPE = 'application/json';
-const PREVIEW_CHARS = 2_000;
 const RECORD_ATTEMPTS = 3;
 
 /**
@@ -50,7 +50,7 @@ export class ToolStep {
       deps.metrics.toolCalls.inc({ status: 'pending' });
       return 'pending';
     }
-    const completion = await this.completionOf(callId, result);
+    const completion = await this.completionOf(call.tool, callId, result);
     let outcome: AppendOutcome = 'conflict';
     // A conflict we survive is another writer's append (an async completion): decide again, never re-run.
     for (let attempt = 1; outcome === 'conflict' && attempt <= RECORD_ATTEMPTS; attempt += 1) {
@@ -65,17 +65,24 @@ export class ToolStep {
     return outcome;
   }
 
-  /** Small results inline; large ones in the BlobStore with a preview the model can read. */
+  /**
+   * Small results inline; large ones in the BlobStore, recorded as a summary of their shape that
+   * names the ref result.read pages through (tools/result-summary.ts). A page such a read returns
+   * is recorded inline whatever its size: stored again, it could only be summarized again.
+   */
   private async completionOf(
+    tool: string,
     callId: string,
     result: Exclude<ToolResult, { status: 'pending' }>,
   ): Promise<CompleteToolCall> {
     if (result.status === 'error') return { type: 'CompleteToolCall', callId, status: 'error', error: result.error };
     const json = JSON.stringify(result.output);
-    if (Buffer.byteLength(json, 'utf8') <= this.deps.options.maxInlineResultBytes)
-      return { type: 'CompleteToolCall', callId, status: 'ok', result: result.output };
+    const inline =
+      this.deps.tools.get(tool)?.returnsPage === true ||
+      Buffer.byteLength(json, 'utf8') <= this.deps.options.maxInlineResultBytes;
+    if (inline) return { type: 'CompleteToolCall', callId, status: 'ok', result: result.output };
     const resultRef = await this.deps.blobs.put(json, RESULT_TYPE);
-    const preview = `${json.slice(0, PREVIEW_CHARS)}…`;
-    return { type: 'CompleteToolCall', callId, status: 'ok', result: { preview }, resultRef };
+    const summary = summarizeLargeResult(json, resultRef.hash, PAGE_CHARS.default);
+    return { type: 'CompleteToolCall', callId, status: 'ok', result: summary, resultRef };
   }
 }
