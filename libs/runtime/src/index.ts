@@ -43,6 +43,14 @@ export {
 } from './commands/plan-commands';
 export { judgeEvidence, verifyEvidence, type EvidenceRefusal, type EvidenceVerdict } from './commands/verify-evidence';
 export { createPlanTools, type PlanToolDeps } from './tools/plan-tools';
+export {
+  createResultTools,
+  resultReadTool,
+  RESULT_READ,
+  ResultReadErrorCodes,
+  type ResultToolDeps,
+} from './tools/result-tools';
+export { summarizeLargeResult, SUMMARY_MAX_CHARS as RESULT_SUMMARY_MAX_CHARS } from './tools/result-summary';
 export { planContinuation, type ContinuationInput, type ContinuationLimits } from './process/plan-continuation';
 export { ExecutorRuntime, type ExecutorRuntimeDeps } from './executor-runtime';
 export { runtimeActor } from './events/new-events';
