@@ -15,7 +15,9 @@ export interface CountCacheLimits {
   maxChars: number;
 }
 
-export const COUNT_CACHE_DEFAULTS: CountCacheLimits = { minLength: 256, maxEntries: 512, maxChars: 2_000_000 };
+// 64 characters: a recent message stays in the prompt for many steps and is worth keeping; the
+// role names and short arguments are not. 1 024 entries hold a long prompt's messages and tools.
+export const COUNT_CACHE_DEFAULTS: CountCacheLimits = { minLength: 64, maxEntries: 1_024, maxChars: 2_000_000 };
 
 export class CountCache {
   private readonly entries = new Map<string, number>();
