@@ -166,6 +166,31 @@ export const eventDefinitions = [
     task.ArtifactChangeNoticesConsumed,
     'A step was shown open change notices (appended with its claim).',
   ),
+  def(
+    'task',
+    'ToolDomainsLoaded',
+    task.ToolDomainsLoaded,
+    'The model asked for tool domains; they are offered from the next step.',
+  ),
+  def(
+    'task',
+    'ToolDomainsUnloaded',
+    task.ToolDomainsUnloaded,
+    'Domains loaded on request were unloaded at a compression boundary.',
+  ),
+  def(
+    'task',
+    'HistorySegmentAppended',
+    task.HistorySegmentAppended,
+    'A span of the task history was summarized into a segment.',
+  ),
+  def(
+    'task',
+    'HistorySegmentsExcluded',
+    task.HistorySegmentsExcluded,
+    'History segments are no longer shown to the model.',
+  ),
+  def('task', 'ConstraintsNoted', task.ConstraintsNoted, "The person's constraints were read from a claimed message."),
   // turn-{turnId}
   def('turn', 'TurnStarted', turn.TurnStarted, 'A turn was started for a task.'),
   def('turn', 'TurnLeased', turn.TurnLeased, 'A worker took the turn lease (generation rises on takeover).'),

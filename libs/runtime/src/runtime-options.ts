@@ -21,8 +21,22 @@ export const runtimeOptionsSchema = z
     watchdogIntervalMs: positive(3_600_000).default(2_000),
     /** A turn opened or started but never leased for this long is woken again. */
     queuedTooLongMs: positive(3_600_000).default(30_000),
-    /** Previous steps whose replies and tool results go into the prompt. */
-    historySteps: positive(1_000).default(8),
+    /** The configured model's context window: every prompt is kept under it (LOMO_MODEL_CONTEXT_TOKENS). */
+    contextTokens: positive(10_000_000).default(128_000),
+    /** The share of the window history (segments and recent steps) may take before the oldest span is summarized. */
+    historyShare: z.number().min(0.01).max(0.95).default(0.5),
+    /**
+     * How tools are offered (article §6.2): `dynamic` sends the visible domains' definitions only;
+     * `masked` sends every definition in a stable order and names the callable ones (tool_choice
+     * allowed_tools where the endpoint supports it). Either way the ledger refuses a call outside
+     * the visible domains.
+     */
+    toolStrategy: z.enum(['dynamic', 'masked']).default('dynamic'),
+    /**
+     * `on_demand`: core tools plus the domains the checklist stage needs or the model loads
+     * (tools.load). `all`: every domain always visible (tests and tools written before domains).
+     */
+    toolDomains: z.enum(['on_demand', 'all']).default('on_demand'),
     /** Tool results larger than this (UTF-8 bytes of their JSON) go to the BlobStore. */
     maxInlineResultBytes: positive(1_000_000).default(16_384),
   })

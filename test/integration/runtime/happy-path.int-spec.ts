@@ -39,10 +39,16 @@ describe('a turn from message to completion', () => {
       'ModelStepCommitted',
       'TurnCompleted',
     ]);
-    const steps = ofType<{ consumedItemIds: string[]; promptRef: BlobRef }>(turn, 'ModelStepCommitted');
+    const steps = ofType<{ consumedItemIds: string[]; promptRef: BlobRef; context?: unknown }>(
+      turn,
+      'ModelStepCommitted',
+    );
     expect(steps.map((s) => s.consumedItemIds)).toEqual([[itemId], []]);
     const prompt = await new PromptArchive(harness.blobs).load(steps[1].promptRef);
-    expect(prompt?.messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'assistant', 'tool']);
+    // The layers: the prefix (rules), the turn's start marker and step 1 in full, the task's state, no new input.
+    expect(prompt?.messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'assistant', 'tool', 'system']);
+    expect(prompt?.layers.map((l) => l.layer)).toEqual(['prefix', 'history', 'recent', 'tail', 'input']);
+    expect(steps[1].context).toMatchObject({ prefix: { changed: null }, tools: { strategy: 'dynamic' } });
     expect(typesOf(await harness.read(streams.task(taskId)))).toEqual([
       'TaskCreated',
       'MessageDeliveredToInbox',

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { nonBlank, wakeReason } from './shared';
+import { blobRef, nonBlank, wakeReason } from './shared';
 import { callId, checkpointId, itemId, languageTag, messageId, sha256Hex, taskId, turnId, userId, uuid } from '../ids';
 import { actorSchema } from '../envelope';
 import { MAX_MESSAGE_TEXT } from './main';
 import { artifactAuthor } from './artifact';
+import { toolDomain } from './turn';
 import { amountMinor, currencyCode, mediaKind } from './generation';
 
 export const taskKind = z.enum(['lightweight', 'persistent']);
@@ -375,4 +376,70 @@ export const ArtifactChangeNoticesConsumed = z.strictObject({
   turnId,
   step,
   noticeIds: z.array(uuid).min(1).max(1000),
+});
+
+/** A domain the model asked for (`tools.load`): its tools are offered from the next step on. */
+export const ToolDomainsLoaded = z.strictObject({
+  domains: z
+    .array(toolDomain.exclude(['core']))
+    .min(1)
+    .max(7),
+  turnId,
+  step,
+});
+
+/** Domains loaded on request, unloaded at a compression boundary (the prefix changes there, on purpose). */
+export const ToolDomainsUnloaded = z.strictObject({
+  domains: z
+    .array(toolDomain.exclude(['core']))
+    .min(1)
+    .max(7),
+  reason: z.enum(['compression']),
+});
+
+/** A position in the task's history: a committed step of one of its turns. */
+const historyPoint = z.strictObject({ turnId, step });
+
+/**
+ * A span of the task's earlier history, summarized (article §6.3): segments are appended, never
+ * rewritten; a new one may supersede earlier ones (a merge, or a correction that invalidated what
+ * they stated). The text lives in the BlobStore (DESIGN.md §4 "Deletable content"): the event holds
+ * its reference and hash, and the range of steps it covers, so its sources can be opened.
+ */
+export const HistorySegmentAppended = z.strictObject({
+  segmentId: uuid,
+  covers: z.strictObject({ from: historyPoint, to: historyPoint, steps: z.number().int().min(1) }),
+  text: blobRef,
+  tokens: z.number().int().min(0),
+  summarizer: z.enum(['extractive', 'model']),
+  supersedes: z.array(uuid).max(1000),
+});
+
+/** Segments no step is shown any more (a correction invalidated them, or their content was forgotten). */
+export const HistorySegmentsExcluded = z.strictObject({
+  segmentIds: z.array(uuid).min(1).max(1000),
+  reason: z.enum(['correction', 'forgotten']),
+});
+
+/**
+ * What the person required, read from their message when a step claimed it (the runtime's
+ * documented rules, libs/runtime/src/context/constraints.ts): each constraint names its subject;
+ * one that `replaces` an earlier constraint on the same subject withdraws it, so the old one stops
+ * reaching prompts (raw history, summaries and the tail alike).
+ */
+export const ConstraintsNoted = z.strictObject({
+  itemId,
+  turnId,
+  step,
+  constraints: z
+    .array(
+      z.strictObject({
+        constraintId: uuid,
+        subject: z.string().min(1).max(100),
+        statement: z.string().min(1).max(2000),
+        replaces: uuid.optional(),
+      }),
+    )
+    .min(1)
+    .max(50),
 });

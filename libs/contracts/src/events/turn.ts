@@ -24,6 +24,39 @@ export const tokenUsage = z.strictObject({
   cachedInputTokens: z.number().int().min(0).optional(),
 });
 
+/** The context layers in their fixed order (libs/runtime/src/context, article §6.1). */
+export const contextLayer = z.enum(['prefix', 'history', 'recent', 'tail', 'input']);
+export const toolDomain = z.enum(['core', 'image', 'video', 'audio', '3d', 'document', 'asset', 'flow']);
+
+/**
+ * What one step's prompt was made of and cost: tokens per layer, the cache-eligible prefix (system
+ * rules, the profile snapshot, the tool definitions sent) by hash and length and why it changed
+ * since the task's previous step, the tool strategy and the domains the model could call, the
+ * history segments shown, the budget the prompt was kept under.
+ */
+export const stepContext = z.strictObject({
+  layers: z
+    .array(z.strictObject({ layer: contextLayer, tokens: z.number().int().min(0), messages: z.number().int().min(0) }))
+    .max(5),
+  prefix: z.strictObject({
+    hash: z.string().regex(/^[0-9a-f]{64}$/),
+    tokens: z.number().int().min(0),
+    /** Null when it is byte-identical to the previous step's. */
+    changed: z.enum(['first_step', 'profile_version', 'tool_set', 'rules']).nullable(),
+    profileVersion: z.number().int().min(0).nullable(),
+  }),
+  tools: z.strictObject({
+    strategy: z.enum(['dynamic', 'masked']),
+    /** The domains whose tools the model could call at this step; a call to another is refused. */
+    domains: z.array(toolDomain).max(8),
+    /** Tool definitions sent (all of them with `masked`, the visible ones with `dynamic`). */
+    sent: z.number().int().min(0),
+  }),
+  segments: z.array(uuid).max(1000),
+  budgetTokens: z.number().int().min(0),
+  promptTokens: z.number().int().min(0),
+});
+
 export const ModelStepCommitted = z.strictObject({
   step,
   reply: z.string().max(100_000),
@@ -33,6 +66,8 @@ export const ModelStepCommitted = z.strictObject({
   /** What the model saw, kept in the BlobStore. */
   promptRef: blobRef,
   finishReason: z.enum(['stop', 'tool_calls', 'length', 'content_filter']),
+  /** How the prompt was built (absent on steps committed before context accounting). */
+  context: stepContext.optional(),
 });
 
 export const ToolCallStarted = z.strictObject({

@@ -223,6 +223,49 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     valid: { turnId: TURN, step: 2, noticeIds: [CP] },
     invalid: [{ turnId: TURN, step: 2, noticeIds: [] }],
   },
+  ToolDomainsLoaded: {
+    valid: { domains: ['video'], turnId: TURN, step: 2 },
+    invalid: [{ domains: ['core'], turnId: TURN, step: 2 }],
+  },
+  ToolDomainsUnloaded: {
+    valid: { domains: ['video', 'image'], reason: 'compression' },
+    invalid: [{ domains: [], reason: 'compression' }],
+  },
+  HistorySegmentAppended: {
+    valid: {
+      segmentId: CP,
+      covers: { from: { turnId: TURN, step: 1 }, to: { turnId: TURN, step: 8 }, steps: 8 },
+      text: { hash: HASH, bytes: 420, contentType: 'text/plain' },
+      tokens: 105,
+      summarizer: 'extractive',
+      supersedes: [],
+    },
+    invalid: [
+      {
+        segmentId: CP,
+        covers: { from: { turnId: TURN, step: 1 }, to: { turnId: TURN, step: 8 }, steps: 0 },
+        text: { hash: HASH, bytes: 420, contentType: 'text/plain' },
+        tokens: 105,
+        summarizer: 'extractive',
+        supersedes: [],
+      },
+    ],
+  },
+  HistorySegmentsExcluded: {
+    valid: { segmentIds: [CP], reason: 'correction' },
+    invalid: [{ segmentIds: [CP], reason: 'because' }],
+  },
+  ConstraintsNoted: {
+    valid: {
+      itemId: MSG2,
+      turnId: TURN,
+      step: 3,
+      constraints: [
+        { constraintId: CP, subject: 'background', statement: 'make the background dark blue', replaces: JOB },
+      ],
+    },
+    invalid: [{ itemId: MSG2, turnId: TURN, step: 3, constraints: [] }],
+  },
   TurnStarted: {
     valid: { turnId: TURN, taskId: T, reason: 'message' },
     invalid: [{ turnId: TURN, reason: 'message' }],

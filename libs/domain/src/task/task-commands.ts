@@ -7,7 +7,9 @@ import type {
   ChecklistEvidence,
   ChecklistItemOutput,
   ChecklistItemStatus,
+  HistorySegment,
   InboxChannel,
+  LoadableDomain,
   PlanQuote,
   ClaimReleaseReason,
   ContinuationDecision,
@@ -181,7 +183,45 @@ export type RecordContinuation = {
   itemsDone: number;
 };
 
+/** The model asked for these domains (`tools.load`) at this step; already loaded ones are skipped. */
+export type LoadToolDomains = {
+  type: 'LoadToolDomains';
+  domains: readonly LoadableDomain[];
+  turnId: string;
+  step: number;
+};
+/** At a compression boundary: the loaded domains the plan no longer needs. */
+export type UnloadToolDomains = { type: 'UnloadToolDomains'; domains: readonly LoadableDomain[] };
+/** A summary segment; `supersedes` names active segments it replaces (a merge, a correction). */
+export type AppendHistorySegment = {
+  type: 'AppendHistorySegment';
+  segmentId: string;
+  covers: HistorySegment['covers'];
+  text: HistorySegment['text'];
+  tokens: number;
+  summarizer: HistorySegment['summarizer'];
+  supersedes: readonly string[];
+};
+export type ExcludeHistorySegments = {
+  type: 'ExcludeHistorySegments';
+  segmentIds: readonly string[];
+  reason: 'correction' | 'forgotten';
+};
+/** The person's constraints read from a claimed message (at most once per item). */
+export type NoteConstraints = {
+  type: 'NoteConstraints';
+  itemId: string;
+  turnId: string;
+  step: number;
+  constraints: readonly { constraintId: string; subject: string; statement: string; replaces?: string }[];
+};
+
 export type TaskCommand =
+  | LoadToolDomains
+  | UnloadToolDomains
+  | AppendHistorySegment
+  | ExcludeHistorySegments
+  | NoteConstraints
   | CreateTask
   | DeliverMessage
   | WithdrawInboxItem

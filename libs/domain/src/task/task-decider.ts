@@ -20,6 +20,13 @@ import {
 } from './decide-plan';
 import { closeTurn, openTurn, recordContinuation } from './decide-turn-slot';
 import { acceptMerge, mergeInto, moveMessageOut, updateTaskSummary } from './decide-corrections';
+import {
+  appendHistorySegment,
+  excludeHistorySegments,
+  loadToolDomains,
+  noteConstraints,
+  unloadToolDomains,
+} from './decide-context';
 import type { TaskCommand } from './task-commands';
 import type { TaskEvent } from './task-events';
 import { evolveTask } from './task-evolve';
@@ -81,6 +88,16 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskEvent[] 
       return recordContinuation(command, state);
     case 'NoticeArtifactChange':
       return noticeArtifactChange(command, state);
+    case 'LoadToolDomains':
+      return loadToolDomains(command, state);
+    case 'UnloadToolDomains':
+      return unloadToolDomains(command, state);
+    case 'AppendHistorySegment':
+      return appendHistorySegment(command, state);
+    case 'ExcludeHistorySegments':
+      return excludeHistorySegments(command, state);
+    case 'NoteConstraints':
+      return noteConstraints(command, state);
     default:
       return assertNever(command, 'task command');
   }

@@ -22,6 +22,8 @@ export const TaskErrors = {
   CHECKLIST_ITEM_NOT_FOUND: 'CHECKLIST_ITEM_NOT_FOUND',
   /** Evidence of another kind than the item declared it delivers (an artefact, media jobs, a decision). */
   EVIDENCE_MISMATCH: 'EVIDENCE_MISMATCH',
+  /** A history segment id written with other text, or superseding a segment no longer shown. */
+  SEGMENT_CONFLICT: 'SEGMENT_CONFLICT',
   /** A message moved to the task it is already in. */
   MOVE_TO_SAME_TASK: 'MOVE_TO_SAME_TASK',
   /** The message was moved to another task already; move it from there. */

@@ -30,6 +30,11 @@ export const taskEventTypes = [
   'ArtifactChangeNoticed',
   'ArtifactChangeNoticeWidened',
   'ArtifactChangeNoticesConsumed',
+  'ToolDomainsLoaded',
+  'ToolDomainsUnloaded',
+  'HistorySegmentAppended',
+  'HistorySegmentsExcluded',
+  'ConstraintsNoted',
 ] as const;
 
 export type TaskEventType = (typeof taskEventTypes)[number];

@@ -56,6 +56,10 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     summary: null,
     mergedInto: null,
     mergedFrom: [],
+    turns: [],
+    loadedDomains: [],
+    segments: [],
+    constraints: {},
   };
 }
 
@@ -206,7 +210,8 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       if (isFinalTask(task)) return task;
       // Whatever opened it, the decided continuation has its turn now.
       const continuation = task.continuation?.pending ? { ...task.continuation, pending: false } : task.continuation;
-      return { ...task, activeTurnId: event.data.turnId, continuation };
+      const turns = task.turns.includes(event.data.turnId) ? task.turns : [...task.turns, event.data.turnId];
+      return { ...task, activeTurnId: event.data.turnId, continuation, turns };
     }
     case 'ContinuationDecided':
       return {
@@ -299,9 +304,60 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       }
       return { ...task, notices };
     }
+    case 'ToolDomainsLoaded':
+      return {
+        ...task,
+        loadedDomains: [...task.loadedDomains, ...event.data.domains.filter((d) => !task.loadedDomains.includes(d))],
+      };
+    case 'ToolDomainsUnloaded':
+      return { ...task, loadedDomains: task.loadedDomains.filter((d) => !event.data.domains.includes(d)) };
+    case 'HistorySegmentAppended':
+      return withSegment(task, event.data);
+    case 'HistorySegmentsExcluded':
+      return {
+        ...task,
+        segments: task.segments.map((s) =>
+          event.data.segmentIds.includes(s.segmentId) ? { ...s, excluded: true } : s,
+        ),
+      };
+    case 'ConstraintsNoted': {
+      const constraints = { ...task.constraints };
+      for (const c of event.data.constraints) {
+        if (constraints[c.constraintId] !== undefined) continue;
+        constraints[c.constraintId] = {
+          constraintId: c.constraintId,
+          subject: c.subject,
+          statement: c.statement,
+          itemId: event.data.itemId,
+          withdrawnBy: null,
+        };
+        const replaced = c.replaces === undefined ? undefined : constraints[c.replaces];
+        if (replaced !== undefined && replaced.withdrawnBy === null)
+          constraints[replaced.constraintId] = { ...replaced, withdrawnBy: c.constraintId };
+      }
+      return { ...task, constraints };
+    }
     default:
       return assertNever(event, 'task event');
   }
+}
+
+function withSegment(
+  task: ExistingTask,
+  data: Extract<TaskEvent, { type: 'HistorySegmentAppended' }>['data'],
+): ExistingTask {
+  if (task.segments.some((s) => s.segmentId === data.segmentId)) return task;
+  const segments = task.segments.map((s) =>
+    data.supersedes.includes(s.segmentId) && s.supersededBy === null ? { ...s, supersededBy: data.segmentId } : s,
+  );
+  const { segmentId, covers, text, tokens, summarizer, supersedes } = data;
+  return {
+    ...task,
+    segments: [
+      ...segments,
+      { segmentId, covers, text, tokens, summarizer, supersedes, supersededBy: null, excluded: false },
+    ],
+  };
 }
 
 function resolved(

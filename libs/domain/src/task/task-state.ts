@@ -8,6 +8,35 @@ export type ChecklistItemOutput = NonNullable<EventDataMap['ChecklistPlanned']['
 export type PlanQuote = NonNullable<EventDataMap['CheckpointOpened']['planQuote']>;
 export type CallQuote = NonNullable<EventDataMap['CheckpointOpened']['callQuote']>;
 export type InboxChannel = NonNullable<EventDataMap['MessageDeliveredToInbox']['channel']>;
+/** A domain the model can load (every domain but core, which is always offered). */
+export type LoadableDomain = EventDataMap['ToolDomainsLoaded']['domains'][number];
+/** Every tool domain: the loadable ones and core (always offered). */
+export type ToolDomainName = LoadableDomain | 'core';
+export type HistoryPoint = EventDataMap['HistorySegmentAppended']['covers']['from'];
+
+/**
+ * A summarized span of the task's history (HistorySegmentAppended): shown while it is neither
+ * superseded by a later segment nor excluded. Its text is in the BlobStore by `text`.
+ */
+export interface HistorySegment {
+  segmentId: string;
+  covers: EventDataMap['HistorySegmentAppended']['covers'];
+  text: EventDataMap['HistorySegmentAppended']['text'];
+  tokens: number;
+  summarizer: EventDataMap['HistorySegmentAppended']['summarizer'];
+  supersedes: readonly string[];
+  supersededBy: string | null;
+  excluded: boolean;
+}
+
+/** A constraint the person stated; withdrawn once a later one on the same subject replaced it. */
+export interface Constraint {
+  constraintId: string;
+  subject: string;
+  statement: string;
+  itemId: string;
+  withdrawnBy: string | null;
+}
 export type ContinuationDecision = EventDataMap['ContinuationDecided']['decision'];
 export type ContinuationReason = EventDataMap['ContinuationDecided']['reason'];
 export type ProgressKind = EventDataMap['ContinuationDecided']['progress'][number];
@@ -154,6 +183,14 @@ export interface TaskBase {
   summary: string | null;
   /** The task this one was merged into (TasksMerged as source / TaskArchived.mergedInto). */
   mergedInto: string | null;
+  /** Every turn opened, in order: the task's history is their steps. */
+  turns: readonly string[];
+  /** Domains the model asked for (`tools.load`) and not unloaded since. */
+  loadedDomains: readonly LoadableDomain[];
+  /** History segments in the order they were appended. */
+  segments: readonly HistorySegment[];
+  /** The person's constraints by id, in the order they were noted. */
+  constraints: Readonly<Record<string, Constraint>>;
   /** Tasks merged into this one (TasksMerged as target), so accepting a merge twice is a no-op. */
   mergedFrom: readonly string[];
 }

@@ -94,7 +94,7 @@ export function declineToolCall(command: DeclineToolCall, state: TurnState): Tur
       data: {
         callId: call.callId,
         status: 'error',
-        error: { code: CALL_DECLINED, message: command.message, retriable: false },
+        error: { code: command.code ?? CALL_DECLINED, message: command.message, retriable: false },
       },
     },
   ];

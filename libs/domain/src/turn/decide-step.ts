@@ -30,7 +30,7 @@ export function commitStep(command: CommitStep, state: TurnState): TurnEvent[] {
   });
   if (new Set(command.consumedItemIds).size !== command.consumedItemIds.length)
     invalid('consumedItemIds lists each item once');
-  const { step, reply, toolCallIntents, consumedItemIds, usage, promptRef, finishReason } = command;
+  const { step, reply, toolCallIntents, consumedItemIds, usage, promptRef, finishReason, context } = command;
   return [
     {
       type: 'ModelStepCommitted',
@@ -42,6 +42,7 @@ export function commitStep(command: CommitStep, state: TurnState): TurnEvent[] {
         usage,
         promptRef,
         finishReason,
+        ...(context !== undefined ? { context } : {}),
       },
     },
   ];

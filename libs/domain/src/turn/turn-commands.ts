@@ -2,6 +2,7 @@ import type { Actor } from '@lomo/contracts';
 import type {
   BlobReference,
   CancelReason,
+  StepContext,
   StepFinishReason,
   TokenUsage,
   ToolCallIntent,
@@ -34,6 +35,8 @@ export type CommitStep = {
   usage: TokenUsage;
   promptRef: BlobReference;
   finishReason: StepFinishReason;
+  /** How the prompt was built: layers, prefix, visible tool domains (ModelStepCommitted.context). */
+  context?: StepContext;
 };
 export type StartToolCall = { type: 'StartToolCall'; generation: number; callId: string; attempt: number };
 /** No generation: async completions are appended by whoever finished the work. */
@@ -54,7 +57,14 @@ export type RecordToolOutcomeUnknown = {
   reason: UnknownOutcomeReason;
 };
 /** A call the person declined: recorded as an error result without ever starting it. */
-export type DeclineToolCall = { type: 'DeclineToolCall'; generation: number; callId: string; message: string };
+/** Ends an intended call with an error result, never run; `code` defaults to CALL_DECLINED. */
+export type DeclineToolCall = {
+  type: 'DeclineToolCall';
+  generation: number;
+  callId: string;
+  message: string;
+  code?: string;
+};
 export type WaitTurn = { type: 'WaitTurn'; generation: number; on: WaitTarget };
 export type ResumeTurn = { type: 'ResumeTurn'; reason: WakeReason };
 /** `steps` must equal the number of committed steps. */

@@ -55,6 +55,7 @@ function evolveExisting(turn: ExistingTurn, event: Exclude<TurnEvent, { type: 'T
         usage,
         promptRef,
         finishReason,
+        context: event.data.context ?? null,
         calls,
       };
       return { ...turn, steps: [...turn.steps, committed] };

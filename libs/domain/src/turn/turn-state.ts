@@ -10,6 +10,7 @@ export type TokenUsage = Data<'ModelStepCommitted'>['usage'];
 /** A content-addressed BlobStore reference (the prompt of a step, a large tool result). */
 export type BlobReference = Data<'ModelStepCommitted'>['promptRef'];
 export type StepFinishReason = Data<'ModelStepCommitted'>['finishReason'];
+export type StepContext = NonNullable<Data<'ModelStepCommitted'>['context']>;
 export type ToolResultStatus = Data<'ToolCallCompleted'>['status'];
 /** Any JSON value, null included. */
 export type ToolResult = Exclude<Data<'ToolCallCompleted'>['result'], undefined>;
@@ -36,6 +37,8 @@ export interface CommittedStep {
   usage: TokenUsage;
   promptRef: BlobReference;
   finishReason: StepFinishReason;
+  /** How its prompt was built; null for steps committed before context accounting. */
+  context: StepContext | null;
 }
 
 /**

@@ -73,8 +73,30 @@ function toolNameOf(messages: readonly ChatMessage[], callId: string): string {
   return 'tool';
 }
 
+/** The runtime starts each turn's steps with this marker (libs/runtime/src/context/history.ts). */
+const TURN_MARKER = /^Turn started \(/;
+
+/**
+ * What this turn is about: the system messages (rules, summaries, the task's state) and every
+ * message from the last turn marker on. Earlier turns stay in the prompt for a real model; the
+ * policy's rules read only the current turn (README.md beside this file, "Context").
+ */
+export function currentTurnView(messages: readonly ChatMessage[]): ChatMessage[] {
+  let marker = -1;
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const m = messages[i];
+    if (m.role === 'system' && TURN_MARKER.test(m.content)) {
+      marker = i;
+      break;
+    }
+  }
+  if (marker < 0) return [...messages];
+  return [...messages.slice(0, marker).filter((m) => m.role === 'system'), ...messages.slice(marker)];
+}
+
 function decide(request: CompletionRequest): Decision {
-  const { messages, tools, toolChoice } = request;
+  const { tools, toolChoice } = request;
+  const messages = currentTurnView(request.messages);
   const userIndex = lastIndexOfRole(messages, 'user');
   const userText = userIndex >= 0 ? messages[userIndex].content : '';
   const systemTexts = messages.filter((m) => m.role === 'system').map((m) => m.content);

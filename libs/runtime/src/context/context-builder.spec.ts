@@ -2,99 +2,129 @@ import {
   existingTask,
   existingTurn,
   fold,
-  noticesConsumedAt,
   taskDecider,
   turnDecider,
+  type ExistingTask,
   type ExistingTurn,
   type TaskEvent,
   type TurnEvent,
 } from '@lomo/domain';
+import { estimateTokens } from '@lomo/llm';
 import type { BlobRef, BlobStore } from '@lomo/blobs';
 import { createHash } from 'node:crypto';
 import { ITEM, TURN, callOf, created, leased, started, step } from '../process/plan-turn.fixtures';
-import { ContextBuilder } from './context-builder';
+import { ContextBuilder, type ContextInput } from './context-builder';
+import { renderHistoryStep, type HistoryStep } from './history';
 import { PromptArchive } from './prompt-archive';
 import { SYSTEM_RULES } from './system-rules';
+
+// The prompt's layers in their fixed order (article §6.1), from pure inputs.
 
 const tools = [{ name: 'notes.list', description: 'List notes', parameters: { type: 'object' } }];
 const task = existingTask(fold(taskDecider, created));
 
-function turnWith(steps: number): ExistingTurn {
-  const events: TurnEvent[] = [...started, leased()];
+function turnWith(steps: number, events: TurnEvent[] = []): ExistingTurn {
+  const all: TurnEvent[] = [...started, leased(), ...events];
   for (let n = 1; n <= steps; n += 1) {
-    events.push(step(n, [{ tool: 'notes.list' }], n === 1 ? [ITEM] : []));
-    events.push({
+    all.push(step(n, [{ tool: 'notes.list' }], n === 1 ? [ITEM] : []));
+    all.push({
       type: 'ToolCallStarted',
       data: { callId: callOf(n, 0), tool: 'notes.list', idempotencyKey: callOf(n, 0), attempt: 1 },
     });
-    events.push({ type: 'ToolCallCompleted', data: { callId: callOf(n, 0), status: 'ok', result: { n } } });
+    all.push({ type: 'ToolCallCompleted', data: { callId: callOf(n, 0), status: 'ok', result: { n } } });
   }
-  return existingTurn(fold(turnDecider, events));
+  return existingTurn(fold(turnDecider, all));
 }
 
+const historyOf = (t: ExistingTask, turn: ExistingTurn): HistoryStep[] =>
+  turn.steps.map((s, i) => ({
+    turnId: turn.turnId,
+    turnIndex: 0,
+    step: s.step,
+    turnReason: i === 0 ? turn.reason : null,
+    messages: renderHistoryStep(t, turn, s.step),
+    tokens: 10,
+  }));
+
+const input = (over: Partial<ContextInput> = {}): ContextInput => ({
+  task,
+  turnReason: 'message',
+  turnHasSteps: true,
+  claimed: [],
+  tools,
+  domains: ['core'],
+  loadable: ['image', 'video'],
+  profile: { version: 3, text: 'Prefers warm colours.' },
+  segments: [],
+  recent: [],
+  countTokens: estimateTokens,
+  ...over,
+});
+
 describe('ContextBuilder', () => {
-  it('puts rules first, then the task, then history with each result, then the claimed items', () => {
-    const prompt = new ContextBuilder(8).build({ task, turn: turnWith(1), step: 2, claimed: [], tools });
-    expect(prompt.messages).toEqual([
-      { role: 'system', content: SYSTEM_RULES },
-      { role: 'system', content: expect.stringContaining('Task goal: g') },
-      { role: 'user', content: 'hi' },
-      { role: 'assistant', content: 'reply 1', toolCalls: [{ id: callOf(1, 0), name: 'notes.list', arguments: '{}' }] },
-      { role: 'tool', toolCallId: callOf(1, 0), content: '{"ok":true,"result":{"n":1}}' },
+  it('puts the prefix, history segments, recent steps, the tail and this step’s input in that order', () => {
+    const turn = turnWith(1);
+    const prompt = new ContextBuilder().build(
+      input({
+        recent: historyOf(task, turn),
+        segments: [
+          {
+            segmentId: '00000000-0000-4000-8000-0000000000f1',
+            covers: { from: { turnId: TURN, step: 1 }, to: { turnId: TURN, step: 1 }, steps: 1 },
+            text: 'The person said:\n- "the background is white"',
+            tokens: 9,
+          },
+        ],
+        claimed: [{ ...task.inbox[ITEM], text: 'one more thing' }],
+      }),
+    );
+    expect(prompt.layers.map((l) => [l.layer, l.end - l.start])).toEqual([
+      ['prefix', 1],
+      ['history', 1],
+      ['recent', 4],
+      ['tail', 1],
+      ['input', 1],
     ]);
-    expect(prompt.tools).toBe(tools);
+    expect(prompt.messages[0]).toEqual({
+      role: 'system',
+      content: `${SYSTEM_RULES}\n\nAbout the person (profile version 3):\nPrefers warm colours.`,
+    });
+    expect(prompt.messages[1].content).toContain('"the background is white"');
+    expect(prompt.messages[2]).toEqual({ role: 'system', content: 'Turn started (message).' });
+    expect(prompt.messages.slice(3, 6).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(prompt.messages[6].content).toMatch(/^Task goal: g\n/);
+    expect(prompt.messages[6].content).toContain(
+      'Tool domains you can call now: core (load others with tools.load: image, video)',
+    );
+    expect(prompt.messages[7]).toEqual({ role: 'user', content: 'one more thing' });
+    // The prefix's tokens include the tool definitions sent.
+    expect(prompt.layers[0].tokens).toBeGreaterThan(estimateTokens(prompt.messages[0].content));
   });
 
-  it('shows the change notices a step consumed as "Workspace changes since you last looked", before its messages, and keeps them on later steps', () => {
-    const artifactId = '00000000-0000-4000-8000-0000000000aa';
-    const noticeId = '00000000-0000-4000-8000-0000000000ab';
-    const withNotice = existingTask(
+  it('the prefix is byte-identical whatever the task state and history; only the profile version or the tools change it', () => {
+    const a = new ContextBuilder().build(input({ recent: historyOf(task, turnWith(2)) }));
+    const other = existingTask(
       fold(taskDecider, [
         ...created,
-        {
-          type: 'ArtifactChangeNoticed',
-          data: {
-            noticeId,
-            artifactId,
-            fromVersion: 3,
-            toVersion: 4,
-            by: { kind: 'person', userId: 'u1' },
-            nodes: ['A', 'B'],
-            summary: '2 snippets, +40 −12 chars',
-          },
-        },
-        { type: 'ArtifactChangeNoticesConsumed', data: { turnId: TURN, step: 1, noticeIds: [noticeId] } },
-      ] satisfies TaskEvent[]),
+        { type: 'BriefUpdated', data: { version: 1, brief: 'Blue', by: { kind: 'agent' } } },
+      ] as TaskEvent[]),
     );
-    const notices = noticesConsumedAt(withNotice, TURN, 1);
-    const builder = new ContextBuilder(8);
-    const first = builder.build({ task: withNotice, turn: turnWith(0), step: 1, claimed: [], notices, tools });
-    const line = `- artifact ${artifactId} v3→v4 (nodes A, B; 2 snippets, +40 −12 chars; by the person u1)`;
-    expect(first.messages.at(-1)).toEqual({
-      role: 'system',
-      content: expect.stringContaining('Workspace changes since you last looked'),
-    });
-    expect(first.messages.at(-1)?.content).toContain(line);
-    // Step 2 renders step 1 as history, the notice included, so its prompt extends step 1's.
-    const second = builder.build({ task: withNotice, turn: turnWith(1), step: 2, claimed: [], tools });
-    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
-    expect(second.messages.filter((m) => String(m.content).includes(line))).toHaveLength(1);
+    const b = new ContextBuilder().build(input({ task: other, recent: historyOf(other, turnWith(5)) }));
+    expect(b.messages[0]).toEqual(a.messages[0]);
+    expect(b.tools).toEqual(a.tools);
+    const c = new ContextBuilder().build(input({ profile: { version: 4, text: 'Prefers warm colours.' } }));
+    expect(c.messages[0]).not.toEqual(a.messages[0]);
   });
 
-  it('renders only the last steps of a long turn, so a prompt does not grow with the turn', () => {
-    const builder = new ContextBuilder(3);
-    const early = builder.build({ task, turn: turnWith(4), step: 5, claimed: [], tools });
-    const late = builder.build({ task, turn: turnWith(300), step: 301, claimed: [], tools });
-    expect(late.messages).toHaveLength(early.messages.length);
-    expect(late.messages[1].content).toContain('297 earlier step(s)');
-    expect(late.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([
-      'reply 298',
-      'reply 299',
-      'reply 300',
+  it('a turn with no step yet starts with its marker before the tail', () => {
+    const prompt = new ContextBuilder().build(input({ turnHasSteps: false, turnReason: 'continuation' }));
+    const recent = prompt.layers.find((l) => l.layer === 'recent')!;
+    expect(prompt.messages.slice(recent.start, recent.end)).toEqual([
+      { role: 'system', content: 'Turn started (continuation).' },
     ]);
   });
 
-  it('tells the model when a call’s outcome is unknown', () => {
+  it('a call whose outcome is unknown is shown as such, so the model can check before repeating it', () => {
     const turn = existingTurn(
       fold(turnDecider, [
         ...started,
@@ -110,8 +140,8 @@ describe('ContextBuilder', () => {
         },
       ]),
     );
-    const prompt = new ContextBuilder(8).build({ task, turn, step: 2, claimed: [], tools });
-    expect(JSON.parse(prompt.messages.at(-1)?.content ?? 'null')).toMatchObject({ ok: false, outcome: 'unknown' });
+    const rendered = renderHistoryStep(task, turn, 1);
+    expect(JSON.parse(rendered.at(-1)?.content ?? 'null')).toMatchObject({ ok: false, outcome: 'unknown' });
   });
 });
 
@@ -137,12 +167,12 @@ class MemoryBlobs implements BlobStore {
 }
 
 describe('PromptArchive', () => {
-  it('stores the shared prefix once and reads every prompt back exactly', async () => {
+  it('stores the shared prefix once and reads every prompt back exactly, with its layers', async () => {
     const blobs = new MemoryBlobs();
     const archive = new PromptArchive(blobs);
-    const builder = new ContextBuilder(8);
-    const first = builder.build({ task, turn: turnWith(1), step: 2, claimed: [], tools });
-    const second = builder.build({ task, turn: turnWith(2), step: 3, claimed: [], tools });
+    const builder = new ContextBuilder();
+    const first = builder.build(input({ recent: historyOf(task, turnWith(1)) }));
+    const second = builder.build(input({ recent: historyOf(task, turnWith(2)) }));
     const [a, b] = [await archive.store(first), await archive.store(second)];
     expect(await archive.load(a)).toEqual(first);
     expect(await archive.load(b)).toEqual(second);

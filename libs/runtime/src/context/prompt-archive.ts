@@ -1,16 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { BlobRef, BlobStore } from '@lomo/blobs';
 import type { ChatMessage, ToolSpec } from '@lomo/llm';
-import type { Prompt } from './context-builder';
+import type { Prompt, PromptLayer } from './context-builder';
 
 const PROMPT_TYPE = 'application/vnd.lomo.prompt+json';
 const PREFIX_TYPE = 'application/vnd.lomo.prompt-prefix+json';
 
-/** The archived form: the shared prefix (first message + tools) by reference, the rest inline. */
+/**
+ * The archived form: the shared prefix (first message + tools) by reference, the rest inline,
+ * with the layer boundaries (v2) so an operator sees what each layer held. v1 had no layers.
+ */
 interface ArchivedPrompt {
-  format: 'lomo.prompt/1';
+  format: 'lomo.prompt/1' | 'lomo.prompt/2';
   prefixRef: BlobRef;
   messages: ChatMessage[];
+  layers?: PromptLayer[];
+  allowedTools?: readonly string[];
 }
 
 interface ArchivedPrefix {
@@ -32,7 +37,13 @@ export class PromptArchive {
     const [first, ...rest] = prompt.messages;
     const prefix = JSON.stringify({ first, tools: prompt.tools } satisfies ArchivedPrefix);
     const prefixRef = await this.storePrefix(prefix);
-    const archived: ArchivedPrompt = { format: 'lomo.prompt/1', prefixRef, messages: rest };
+    const archived: ArchivedPrompt = {
+      format: 'lomo.prompt/2',
+      prefixRef,
+      messages: rest,
+      layers: prompt.layers,
+      ...(prompt.allowedTools !== undefined ? { allowedTools: prompt.allowedTools } : {}),
+    };
     return this.blobs.put(JSON.stringify(archived), PROMPT_TYPE);
   }
 
@@ -44,7 +55,12 @@ export class PromptArchive {
     const prefixBody = await this.blobs.get(archived.prefixRef.hash);
     if (prefixBody === undefined) return undefined;
     const prefix = JSON.parse(prefixBody.toString('utf8')) as ArchivedPrefix;
-    return { messages: [prefix.first, ...archived.messages], tools: prefix.tools };
+    return {
+      messages: [prefix.first, ...archived.messages],
+      tools: prefix.tools,
+      layers: archived.layers ?? [],
+      ...(archived.allowedTools !== undefined ? { allowedTools: archived.allowedTools } : {}),
+    };
   }
 
   private async storePrefix(prefix: string): Promise<BlobRef> {

@@ -32,7 +32,7 @@ export function planLedger(view: PlanView, turn: ExistingTurn): RuntimeOutput | 
       if (local === 'started') return { kind: 'runTool', callId };
       return planOrphan(view, call);
     }
-    return planIntended(view, call);
+    return planIntended(view, turn, call);
   }
   if (pending.length > 0)
     return turnAppend(view, 'wait', [
@@ -68,7 +68,32 @@ function approvalMismatch(view: PlanView, call: ToolCall): boolean {
   return shown !== null && shown !== callArgumentsHash(call.tool, call.arguments);
 }
 
-function planIntended(view: PlanView, call: ToolCall): RuntimeOutput {
+export const TOOL_NOT_VISIBLE = 'TOOL_NOT_VISIBLE';
+
+/**
+ * Visibility never grants execution, and invisibility is enforced (article §6.2): a call to a tool
+ * whose domain the committing step could not call is refused, whatever the endpoint let through.
+ */
+function invisible(view: PlanView, turn: ExistingTurn, call: ToolCall): string | undefined {
+  const domains = turn.steps[call.step - 1]?.context?.tools.domains;
+  const domain = view.traits(call.tool)?.domain;
+  if (domains === undefined || domain === undefined || (domains as readonly string[]).includes(domain))
+    return undefined;
+  return domain;
+}
+
+function planIntended(view: PlanView, turn: ExistingTurn, call: ToolCall): RuntimeOutput {
+  const hidden = invisible(view, turn, call);
+  if (hidden !== undefined)
+    return turnAppend(view, 'decline-call', [
+      {
+        type: 'DeclineToolCall',
+        generation: view.generation,
+        callId: call.callId,
+        code: TOOL_NOT_VISIBLE,
+        message: `${call.tool} is in the ${hidden} domain, which was not loaded at that step: call tools.load with "${hidden}" first. Nothing was run.`,
+      },
+    ]);
   if (approvalMismatch(view, call))
     return turnAppend(view, 'decline-call', [
       {

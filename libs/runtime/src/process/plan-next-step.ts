@@ -1,4 +1,15 @@
-import { claimFor, noticesConsumedAt, openNotices, taskDecider, unclaimedItems, type ExistingTurn } from '@lomo/domain';
+import {
+  claimFor,
+  MAX_ITEMS_PER_CLAIM,
+  noticesConsumedAt,
+  openNotices,
+  taskDecider,
+  unclaimedItems,
+  type ExistingTask,
+  type ExistingTurn,
+  type TaskCommand,
+} from '@lomo/domain';
+import { extractConstraints } from '../context/constraints';
 import { decideAll } from '@lomo/command-handling';
 import type { PlanView } from './plan-view';
 import { turnAppend } from './turn-append';
@@ -50,9 +61,26 @@ export function planNextStep(view: PlanView, turn: ExistingTurn): RuntimeOutput 
       kind: 'append',
       stream: 'task',
       intent: 'claim',
-      events: decideAll(taskDecider, view.task, [{ type: 'ClaimInboxItems', turnId: view.turnId, step }]),
+      events: decideAll(taskDecider, view.task, claimCommands(view.task, view.turnId, step)),
       expected: view.taskRevision,
     };
   }
   return { kind: 'callModel', step, claimedItemIds: standing?.itemIds ?? [] };
+}
+
+/**
+ * The claim, and the person's constraints read from each claimed message in the same append
+ * (context/constraints.ts), so a later step's prompt knows which earlier words were withdrawn.
+ */
+function claimCommands(task: ExistingTask, turnId: string, step: number): TaskCommand[] {
+  const commands: TaskCommand[] = [{ type: 'ClaimInboxItems', turnId, step }];
+  let state: ExistingTask = task;
+  for (const item of unclaimedItems(task).slice(0, MAX_ITEMS_PER_CLAIM)) {
+    const constraints = extractConstraints(state, item.itemId, item.text);
+    if (constraints.length === 0) continue;
+    const note: TaskCommand = { type: 'NoteConstraints', itemId: item.itemId, turnId, step, constraints };
+    commands.push(note);
+    for (const event of taskDecider.decide(note, state)) state = taskDecider.evolve(state, event) as ExistingTask;
+  }
+  return commands;
 }

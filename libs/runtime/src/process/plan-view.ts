@@ -5,6 +5,8 @@ import type { PlanQuoter } from './plan-budget';
 
 export interface ToolTraits {
   idempotent: boolean;
+  /** Its domain: a call outside the domains its step could call is refused (TOOL_NOT_VISIBLE). */
+  domain?: string;
   async: boolean;
   /** What an ok result counts as for the continuation decision; absent: not progress. */
   progress?: ToolProgress;

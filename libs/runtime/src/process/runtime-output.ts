@@ -18,7 +18,8 @@ export type AppendIntent =
   | 'wait'
   | 'complete'
   | 'fail'
-  | 'close';
+  | 'close'
+  | 'compress-history';
 
 export type TurnAppend = {
   kind: 'append';

@@ -143,7 +143,7 @@ export class RuntimeHarness {
       metrics: new RuntimeMetrics(registry, () => holder.worker?.activeTurns ?? 0),
       scheduler,
       faults: options.faults ?? noFaults,
-      options: resolveRuntimeOptions({ workerId, ...options.runtime }),
+      options: resolveRuntimeOptions({ workerId, toolDomains: 'all', ...options.runtime }),
       ...this.quoter(),
     };
     const worker = new TaskWorker(deps);
@@ -177,7 +177,7 @@ export class RuntimeHarness {
         registry,
         scheduler,
         faults: options.faults ?? noFaults,
-        options: resolveRuntimeOptions({ workerId, ...options.runtime }),
+        options: resolveRuntimeOptions({ workerId, toolDomains: 'all', ...options.runtime }),
         ...this.quoter(),
       },
       { partitions: 2, maxAttempts: 3 },

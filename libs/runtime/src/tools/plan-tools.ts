@@ -18,6 +18,7 @@ import {
   updateBrief,
   type PlanAuthor,
 } from '../commands/plan-commands';
+import { loadDomainsTool } from './load-domains-tool';
 
 export interface PlanToolDeps {
   store: EventStore;
@@ -51,6 +52,7 @@ function refused(error: unknown): ToolResult {
  */
 export function createPlanTools(deps: PlanToolDeps): ToolDefinition[] {
   return [
+    loadDomainsTool(deps) as ToolDefinition,
     defineTool({
       name: 'brief.update',
       description:

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { existingTask, existingTurn, noticesConsumedAt, type InboxItem, type WakeReason } from '@lomo/domain';
+import type { WakeReason } from '@lomo/domain';
 import type { CompletionResult } from '@lomo/llm';
-import type { ContextBuilder } from '../context/context-builder';
+import type { ContextAssembler } from '../context/context-assembler';
 import type { PromptArchive } from '../context/prompt-archive';
 import { turnAppend } from '../process/turn-append';
 import type { AppendOutcome, TurnSession } from './turn-session';
@@ -24,7 +24,7 @@ const COMMIT_ATTEMPTS = 3;
 export class ModelStep {
   constructor(
     private readonly deps: RuntimeDeps,
-    private readonly context: ContextBuilder,
+    private readonly context: ContextAssembler,
     private readonly archive: PromptArchive,
   ) {}
 
@@ -36,12 +36,8 @@ export class ModelStep {
   ): Promise<ModelStepOutcome> {
     const { deps } = this;
     await deps.faults.at(this.fault(session, 'before-model-call', step));
-    // Both exist once the session plans a step; a turn cancelled meanwhile still builds its context.
-    const task = existingTask(session.task.state);
-    const turn = existingTurn(session.turn.state);
-    const claimed = claimedItemIds.flatMap((id): InboxItem[] => (task.inbox[id] ? [task.inbox[id]] : []));
-    const notices = noticesConsumedAt(task, session.turnId, step);
-    const prompt = this.context.build({ task, turn, step, claimed, notices, tools: deps.tools.specs(allDomains) });
+    // Layers, history (compressed first when over its budget), visible tools, cost per layer.
+    const { prompt, context } = await this.context.assemble(session, step, claimedItemIds);
     // Archived while the model thinks; awaited before the commit that references it.
     const promptRef = this.archive.store(prompt);
     promptRef.catch(() => undefined);
@@ -58,6 +54,9 @@ export class ModelStep {
         messages: prompt.messages,
         tools: prompt.tools,
         toolChoice: 'auto',
+        ...(prompt.allowedTools !== undefined ? { allowedTools: prompt.allowedTools } : {}),
+        // Requests of one task share a cache key: their prefixes are the ones that repeat.
+        cacheKey: session.taskId,
         signal: controller.signal,
         trace: { taskId: session.taskId, turnId: session.turnId, step },
       });
@@ -92,6 +91,7 @@ export class ModelStep {
               usage: result.usage,
               promptRef: ref,
               finishReason: result.finishReason,
+              context,
             },
           ]),
         ),
@@ -137,5 +137,3 @@ export class ModelStep {
     };
   }
 }
-
-const allDomains = ['image', 'video', 'audio', '3d', 'document', 'asset', 'flow'] as const;

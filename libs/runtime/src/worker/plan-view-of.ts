@@ -38,6 +38,7 @@ function traitsOf(tools: ToolRegistry, name: string) {
   if (definition === undefined) return undefined;
   return {
     idempotent: definition.idempotent,
+    domain: definition.domain,
     async: definition.async === true,
     ...(definition.progress !== undefined ? { progress: definition.progress } : {}),
   };

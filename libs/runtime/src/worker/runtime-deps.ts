@@ -10,6 +10,8 @@ import type { RuntimeMetrics } from '../metrics/runtime-metrics';
 import type { RuntimeOptions } from '../runtime-options';
 import type { Scheduler } from '../timing/scheduler';
 import type { PlanQuoter } from '../process/plan-budget';
+import type { ProfileSnapshot } from '../context/profile-snapshot.port';
+import type { HistorySummarizer } from '../context/summarizer';
 
 /** What a worker stands on; every part is a port, so tests swap in fakes and fault points. */
 export interface RuntimeDeps {
@@ -27,4 +29,10 @@ export interface RuntimeDeps {
   options: RuntimeOptions;
   /** Prices a plan's paid items for its budget card (the generation providers' quotes). */
   planQuoter?: PlanQuoter;
+  /** Counts prompt tokens per layer (libs/llm's Tokenizer); absent: the documented estimate. */
+  tokenizer?: { count(text: string): number };
+  /** The person's profile for the stable prefix; absent: a fixed one (until memory exists). */
+  profile?: ProfileSnapshot;
+  /** Writes history segments; absent: the extractive summarizer. */
+  summarizer?: HistorySummarizer;
 }

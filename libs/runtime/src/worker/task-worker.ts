@@ -1,6 +1,6 @@
 import { ConcurrencyError } from '@lomo/contracts';
 import { DomainError, isRunnable, taskDecider, unclaimedItems, type WakeReason } from '@lomo/domain';
-import { ContextBuilder } from '../context/context-builder';
+import { ContextAssembler } from '../context/context-assembler';
 import { PromptArchive } from '../context/prompt-archive';
 import { metadataOf } from '@lomo/command-handling';
 import { runtimeActor } from '../events/new-events';
@@ -44,7 +44,7 @@ export class TaskWorker {
 
   constructor(private readonly deps: RuntimeDeps) {
     const archive = new PromptArchive(deps.blobs);
-    this.modelStep = new ModelStep(deps, new ContextBuilder(deps.options.historySteps), archive);
+    this.modelStep = new ModelStep(deps, new ContextAssembler(deps), archive);
     this.toolStep = new ToolStep(deps);
   }
 

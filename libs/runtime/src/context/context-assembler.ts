@@ -1,0 +1,407 @@
+import { createHash } from 'node:crypto';
+import { decideAll } from '@lomo/command-handling';
+import {
+  existingTask,
+  existingTurn,
+  isTurnTerminal,
+  taskDecider,
+  type ExistingTask,
+  type ExistingTurn,
+  type LoadableDomain,
+  type StepContext,
+  type TaskCommand,
+  type ToolDomainName,
+} from '@lomo/domain';
+import { estimateTokens } from '@lomo/llm';
+import type { ToolDomain } from '@lomo/tools';
+import { TurnView } from '../streams/turn-view';
+import type { RuntimeDeps } from '../worker/runtime-deps';
+import type { TurnSession } from '../worker/turn-session';
+import { withdrawnStatements } from './constraints';
+import { ContextBuilder, prefixText, type Prompt } from './context-builder';
+import {
+  activeSegments,
+  comparePoints,
+  coveredUpTo,
+  renderHistoryStep,
+  type HistoryStep,
+  type ShownSegment,
+} from './history';
+import { FixedProfileSnapshot, type ProfileView } from './profile-snapshot.port';
+import { ExtractiveSummarizer } from './summarizer';
+import { unneededLoadedDomains, visibleDomains } from './visible-tools';
+
+const ALL_DOMAINS: readonly ToolDomainName[] = ['core', 'image', 'video', 'audio', '3d', 'document', 'asset', 'flow'];
+const SEGMENT_TYPE = 'text/plain';
+/** Segments together may take this share of the history budget before they are merged into one. */
+const SEGMENT_SHARE = 0.4;
+/** Closed turns kept folded in memory (their steps are history for every later turn). */
+const MAX_TURNS_CACHED = 500;
+const MAX_COMPRESSIONS_PER_STEP = 8;
+
+export interface AssembledContext {
+  prompt: Prompt;
+  context: StepContext;
+}
+
+interface PrefixFacts {
+  hash: string;
+  profileVersion: number | null;
+  toolsKey: string;
+}
+
+/**
+ * Puts one step's context together from the persisted state (article §6): the task's turns after
+ * what its history segments cover are read and rendered (closed turns kept folded, rendered steps
+ * cached), the history is compressed into a new segment when it passes its budget (the offline
+ * default summarizes extractively; the text goes to the BlobStore, the event keeps its reference),
+ * segments that state a withdrawn constraint are superseded by corrected copies, and the prompt is
+ * built by the pure ContextBuilder with its cost recorded per layer.
+ */
+export class ContextAssembler {
+  private readonly builder = new ContextBuilder();
+  private readonly closedTurns = new Map<string, ExistingTurn>();
+  private readonly rendered = new Map<string, HistoryStep>();
+  private readonly segmentTexts = new Map<string, string>();
+  private readonly lastPrefix = new Map<string, PrefixFacts>();
+  private readonly prefixTokens = new Map<string, number>();
+
+  constructor(private readonly deps: RuntimeDeps) {}
+
+  private count = (text: string): number => (this.deps.tokenizer ?? { count: estimateTokens }).count(text);
+
+  async assemble(session: TurnSession, step: number, claimedItemIds: readonly string[]): Promise<AssembledContext> {
+    await this.maintain(session);
+    const task = existingTask(session.task.state);
+    const turn = existingTurn(session.turn.state);
+    const { segments, recent } = await this.history(session, task, turn, step);
+    const domains = this.visible(task);
+    const { tools, allowedTools } = this.toolsFor(domains);
+    const profile = await (this.deps.profile ?? new FixedProfileSnapshot()).current(session.workspaceId, null);
+    const claimed = claimedItemIds.flatMap((id) => (task.inbox[id] ? [task.inbox[id]] : []));
+    const notices = Object.values(task.notices).filter(
+      (n) => n.consumedBy?.turnId === turn.turnId && n.consumedBy.step === step,
+    );
+    const prompt = this.builder.build({
+      task,
+      turnReason: turn.reason,
+      turnHasSteps: turn.steps.length > 0,
+      claimed,
+      notices,
+      tools,
+      ...(allowedTools !== undefined ? { allowedTools } : {}),
+      domains,
+      loadable: ALL_DOMAINS.filter((d): d is LoadableDomain => d !== 'core' && !domains.includes(d)),
+      profile,
+      segments,
+      recent,
+      countTokens: (text) => this.countCached(text),
+    });
+    const previous = this.lastPrefix.get(task.taskId) ?? (await this.previousFacts(session, task, turn));
+    return { prompt, context: this.record(task, prompt, profile, domains, segments, previous) };
+  }
+
+  /** The prefix facts of the task's latest committed step: this turn's, else the turn before. */
+  private async previousFacts(
+    session: TurnSession,
+    task: ExistingTask,
+    turn: ExistingTurn,
+  ): Promise<PrefixFacts | undefined> {
+    const own = factsOf(turn);
+    if (own !== undefined) return own;
+    const index = task.turns.indexOf(turn.turnId);
+    if (index <= 0) return undefined;
+    const before = await this.closedTurn(session, task.turns[index - 1]);
+    return before === undefined ? undefined : factsOf(before);
+  }
+
+  /** The domains the model may call at this step (all of them when domains are switched off). */
+  visible(task: ExistingTask): ToolDomainName[] {
+    return this.deps.options.toolDomains === 'all' ? [...ALL_DOMAINS] : visibleDomains(task);
+  }
+
+  private toolsFor(domains: readonly ToolDomainName[]) {
+    const registry = this.deps.tools;
+    const loadable = (d: readonly ToolDomainName[]) => d.filter((x): x is ToolDomain => x !== 'core');
+    if (this.deps.options.toolStrategy === 'dynamic')
+      return { tools: registry.specs(loadable(domains)), allowedTools: undefined };
+    const tools = registry.specs(loadable(ALL_DOMAINS));
+    const allowed = new Set(registry.specs(loadable(domains)).map((t) => t.name));
+    return { tools, allowedTools: tools.filter((t) => allowed.has(t.name)).map((t) => t.name) };
+  }
+
+  // ---- history -------------------------------------------------------------------------------
+
+  /** The shown segments with their texts, and every step after them in full. */
+  private async history(session: TurnSession, task: ExistingTask, turn: ExistingTurn, step: number) {
+    const segments: ShownSegment[] = [];
+    for (const s of activeSegments(task))
+      segments.push({
+        segmentId: s.segmentId,
+        covers: s.covers,
+        text: await this.segmentText(s.text.hash),
+        tokens: s.tokens,
+      });
+    const recent = await this.recentSteps(session, task, turn, step);
+    return { segments, recent };
+  }
+
+  private async recentSteps(
+    session: TurnSession,
+    task: ExistingTask,
+    turn: ExistingTurn,
+    step: number,
+  ): Promise<HistoryStep[]> {
+    const covered = coveredUpTo(task);
+    const firstTurn = covered === null ? 0 : Math.max(0, task.turns.indexOf(covered.turnId));
+    const withdrawnCount = withdrawnStatements(task).length;
+    const steps: HistoryStep[] = [];
+    for (let index = firstTurn; index < task.turns.length; index += 1) {
+      const turnId = task.turns[index];
+      const source = turnId === turn.turnId ? turn : await this.closedTurn(session, turnId);
+      if (source === undefined) continue;
+      const last = turnId === turn.turnId ? step - 1 : source.steps.length;
+      for (let n = 1; n <= last; n += 1) {
+        if (covered !== null && comparePoints(task.turns, { turnId, step: n }, covered) <= 0) continue;
+        steps.push(this.renderedStep(task, source, index, n, withdrawnCount));
+      }
+    }
+    return steps;
+  }
+
+  /** Cached while nothing it shows can change: its calls settled, no new constraint withdrawn. */
+  private renderedStep(
+    task: ExistingTask,
+    turn: ExistingTurn,
+    turnIndex: number,
+    step: number,
+    withdrawn: number,
+  ): HistoryStep {
+    const committed = turn.steps[step - 1];
+    const settled = committed.calls.filter((c) => c.status === 'completed' || c.status === 'unknown').length;
+    const key = `${turn.turnId}#${step}#${settled}#${withdrawn}`;
+    const cached = this.rendered.get(key);
+    if (cached !== undefined) return cached;
+    const messages = renderHistoryStep(task, turn, step);
+    const tokens = messages.reduce(
+      (sum, m) =>
+        sum +
+        this.count(m.content) +
+        (m.role === 'assistant' && m.toolCalls ? this.count(JSON.stringify(m.toolCalls)) : 0) +
+        4,
+      0,
+    );
+    const rendered: HistoryStep = {
+      turnId: turn.turnId,
+      turnIndex,
+      step,
+      turnReason: step === 1 ? turn.reason : null,
+      messages,
+      tokens,
+    };
+    if (this.rendered.size > 20_000) this.rendered.clear();
+    this.rendered.set(key, rendered);
+    return rendered;
+  }
+
+  private async closedTurn(session: TurnSession, turnId: string): Promise<ExistingTurn | undefined> {
+    const cached = this.closedTurns.get(turnId);
+    if (cached !== undefined) return cached;
+    const view = await TurnView.load(this.deps.store, turnId);
+    if (view.state.status === 'none') return undefined;
+    const turn = view.state;
+    // Only an ended turn is immutable enough to keep (a late result is recorded, changes nothing here).
+    if (isTurnTerminal(turn)) {
+      if (this.closedTurns.size >= MAX_TURNS_CACHED) this.closedTurns.delete(this.closedTurns.keys().next().value!);
+      this.closedTurns.set(turnId, turn);
+    }
+    void session;
+    return turn;
+  }
+
+  private async segmentText(hash: string): Promise<string> {
+    const known = this.segmentTexts.get(hash);
+    if (known !== undefined) return known;
+    const body = await this.deps.blobs.get(hash);
+    // A forgotten segment's text is gone: it shows as purged, never as anything else.
+    const text = body === undefined ? '(this summary was deleted)' : body.toString('utf8');
+    this.segmentTexts.set(hash, text);
+    return text;
+  }
+
+  // ---- compression ---------------------------------------------------------------------------
+
+  /**
+   * Before a step: segments that state a withdrawn constraint are superseded by corrected copies;
+   * a history over its budget has its oldest span summarized into a new segment (loaded tool
+   * domains the plan does not need are unloaded at that boundary); segments over their share are
+   * merged into one. Each is an append to the task stream at the revision last seen.
+   */
+  private async maintain(session: TurnSession): Promise<void> {
+    for (let round = 0; round < MAX_COMPRESSIONS_PER_STEP; round += 1) {
+      const task = existingTask(session.task.state);
+      const turn = existingTurn(session.turn.state);
+      const commands = (await this.correction(task)) ?? (await this.compression(session, task, turn));
+      if (commands === undefined) return;
+      const events = decideAll(taskDecider, task, commands);
+      if (events.length === 0) return;
+      const outcome = await session.exclusive(() =>
+        session.appendTask({
+          kind: 'append',
+          stream: 'task',
+          intent: 'compress-history',
+          events,
+          expected: session.task.revision as number,
+        }),
+      );
+      if (outcome === 'lost') return;
+    }
+  }
+
+  private async correction(task: ExistingTask): Promise<TaskCommand[] | undefined> {
+    const withdrawn = withdrawnStatements(task);
+    if (withdrawn.length === 0) return undefined;
+    const summarizer = this.deps.summarizer ?? new ExtractiveSummarizer();
+    for (const s of activeSegments(task)) {
+      const text = await this.segmentText(s.text.hash);
+      if (!withdrawn.some((statement) => text.includes(statement))) continue;
+      const corrected = await summarizer.mergeSegments([text], withdrawn);
+      return [await this.segmentCommand(corrected, s.covers, [s.segmentId], summarizer.kind)];
+    }
+    return undefined;
+  }
+
+  private async compression(
+    session: TurnSession,
+    task: ExistingTask,
+    turn: ExistingTurn,
+  ): Promise<TaskCommand[] | undefined> {
+    const budget = Math.floor(this.deps.options.contextTokens * this.deps.options.historyShare);
+    const active = activeSegments(task);
+    const segmentTokens = active.reduce((sum, s) => sum + s.tokens, 0);
+    const summarizer = this.deps.summarizer ?? new ExtractiveSummarizer();
+    const withdrawn = withdrawnStatements(task);
+    if (active.length >= 2 && segmentTokens > budget * SEGMENT_SHARE) {
+      const texts = await Promise.all(active.map((s) => this.segmentText(s.text.hash)));
+      const merged = await summarizer.mergeSegments(texts, withdrawn);
+      const covers = {
+        from: active[0].covers.from,
+        to: active.at(-1)!.covers.to,
+        steps: active.reduce((sum, s) => sum + s.covers.steps, 0),
+      };
+      return [
+        await this.segmentCommand(
+          merged,
+          covers,
+          active.map((s) => s.segmentId),
+          summarizer.kind,
+        ),
+      ];
+    }
+    const recent = await this.recentSteps(session, task, turn, turn.steps.length + 1);
+    const recentTokens = recent.reduce((sum, s) => sum + s.tokens, 0);
+    if (segmentTokens + recentTokens <= budget || recent.length < 2) return undefined;
+    // The oldest half of what is shown in full, keeping the latest step in full.
+    const span: HistoryStep[] = [];
+    let taken = 0;
+    for (const s of recent.slice(0, -1)) {
+      span.push(s);
+      taken += s.tokens;
+      if (taken >= recentTokens / 2) break;
+    }
+    const text = await summarizer.summarizeSteps(span, withdrawn);
+    const first = span[0];
+    const last = span.at(-1)!;
+    const covers = {
+      from: { turnId: first.turnId, step: first.step },
+      to: { turnId: last.turnId, step: last.step },
+      steps: span.length,
+    };
+    const unload = unneededLoadedDomains(task);
+    return [
+      await this.segmentCommand(text, covers, [], summarizer.kind),
+      ...(unload.length > 0 ? [{ type: 'UnloadToolDomains' as const, domains: unload }] : []),
+    ];
+  }
+
+  private async segmentCommand(
+    text: string,
+    covers: { from: { turnId: string; step: number }; to: { turnId: string; step: number }; steps: number },
+    supersedes: string[],
+    summarizer: 'extractive' | 'model',
+  ): Promise<TaskCommand> {
+    const ref = await this.deps.blobs.put(text, SEGMENT_TYPE);
+    this.segmentTexts.set(ref.hash, text);
+    return {
+      type: 'AppendHistorySegment',
+      segmentId: this.deps.ids.uuid(),
+      covers,
+      text: ref,
+      tokens: this.count(text),
+      summarizer,
+      supersedes,
+    };
+  }
+
+  // ---- accounting ----------------------------------------------------------------------------
+
+  private countCached(text: string): number {
+    // Rules, profile and tool definitions repeat every step: counted once per distinct text.
+    if (text.length < 2_000) return this.count(text);
+    const key = createHash('sha1').update(text).digest('base64');
+    const known = this.prefixTokens.get(key);
+    if (known !== undefined) return known;
+    const tokens = this.count(text);
+    if (this.prefixTokens.size > 1_000) this.prefixTokens.clear();
+    this.prefixTokens.set(key, tokens);
+    return tokens;
+  }
+
+  private record(
+    task: ExistingTask,
+    prompt: Prompt,
+    profile: ProfileView | null,
+    domains: readonly ToolDomainName[],
+    segments: readonly ShownSegment[],
+    previous: PrefixFacts | undefined,
+  ): StepContext {
+    const prefix = prompt.layers.find((l) => l.layer === 'prefix')!;
+    const hash = createHash('sha256')
+      .update(prefixText(profile))
+      .update('\0')
+      .update(JSON.stringify(prompt.tools))
+      .digest('hex');
+    const toolsKey = `${this.deps.options.toolStrategy}:${domains.join(',')}`;
+    const changed =
+      previous === undefined
+        ? ('first_step' as const)
+        : previous.hash === hash
+          ? null
+          : previous.profileVersion !== (profile?.version ?? null)
+            ? ('profile_version' as const)
+            : previous.toolsKey !== toolsKey
+              ? ('tool_set' as const)
+              : ('rules' as const);
+    this.lastPrefix.set(task.taskId, { hash, profileVersion: profile?.version ?? null, toolsKey });
+    const promptTokens = prompt.layers.reduce((sum, l) => sum + l.tokens, 0);
+    return {
+      layers: prompt.layers.map((l) => ({ layer: l.layer, tokens: l.tokens, messages: l.end - l.start })),
+      prefix: { hash, tokens: prefix.tokens, changed, profileVersion: profile?.version ?? null },
+      tools: { strategy: this.deps.options.toolStrategy, domains: [...domains], sent: prompt.tools.length },
+      segments: segments.map((s) => s.segmentId),
+      budgetTokens: this.deps.options.contextTokens,
+      promptTokens,
+    };
+  }
+}
+
+/** The prefix facts of a turn's last committed step that recorded them. */
+function factsOf(turn: ExistingTurn): PrefixFacts | undefined {
+  const context = [...turn.steps].reverse().find((s) => s.context !== null)?.context;
+  if (context == null) return undefined;
+  return {
+    hash: context.prefix.hash,
+    profileVersion: context.prefix.profileVersion,
+    toolsKey: `${context.tools.strategy}:${context.tools.domains.join(',')}`,
+  };
+}
