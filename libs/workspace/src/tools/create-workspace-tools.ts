@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@lomo/tools';
 import { artifactDeleteTool, artifactReferenceTool, assetListTool, assetSearchTool } from './asset-tools';
-import { documentEditTool, documentReadTool, documentWriteTool } from './document-tools';
+import { artifactReadTool, documentEditTool, documentReadTool, documentWriteTool } from './document-tools';
 import { flowCreateTool, flowEditNodesTool, flowReadTool } from './flow-tools';
 import type { WorkspaceToolDeps } from './workspace-tool-deps';
 
@@ -12,6 +12,7 @@ import type { WorkspaceToolDeps } from './workspace-tool-deps';
 export function createWorkspaceTools(deps: WorkspaceToolDeps): ToolDefinition[] {
   return [
     documentReadTool(deps),
+    artifactReadTool(deps),
     documentWriteTool(deps),
     documentEditTool(deps),
     flowReadTool(deps),

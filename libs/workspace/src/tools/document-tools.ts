@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '@lomo/tools';
+import { defineTool, errorResult, PAGE_CHARS, pageCount, textPage, textRange, type ToolDefinition } from '@lomo/tools';
 import { ArtifactRefusedError } from '../artifact-errors';
 import type { WorkspaceToolDeps } from './workspace-tool-deps';
 import {
@@ -38,6 +38,78 @@ export function documentReadTool(deps: WorkspaceToolDeps): ToolDefinition<{ arti
           latestVersion: snapshot.version,
           deleted: snapshot.deleted,
           text: read.text,
+        });
+      }),
+  });
+}
+
+type ReadRange = { offset: number; length: number } | { page: number; pageChars: number };
+type RangeReadInput = { artifactId: string; version?: number; range: ReadRange };
+
+/** A range read past the end of the text; the message says how long it is. */
+export const ARTIFACT_RANGE_OUT_OF_RANGE = 'ARTIFACT_RANGE_OUT_OF_RANGE';
+
+const range = z
+  .union([
+    z.strictObject({
+      page: z.number().int().min(1).max(1_000_000).describe('1 for the first page'),
+      pageChars: z.number().int().min(PAGE_CHARS.min).max(PAGE_CHARS.max).default(PAGE_CHARS.default),
+    }),
+    z.strictObject({
+      offset: z.number().int().min(0).max(10_000_000),
+      length: z.number().int().min(1).max(PAGE_CHARS.max),
+    }),
+  ])
+  .default({ page: 1, pageChars: PAGE_CHARS.default })
+  .describe('A page ({page, pageChars}) or a span ({offset, length}); default the first page');
+
+/**
+ * artifact.read: part of a document's text, exactly as stored, for documents too long to read
+ * whole. Same unit and boundary rule as result.read (@lomo/tools' text pages): UTF-16 code units,
+ * a boundary inside a surrogate pair moves one back. Its output carries `artifact` like
+ * document.read, so a partial read counts as having seen that version; document.read is unchanged.
+ */
+export function artifactReadTool(deps: WorkspaceToolDeps): ToolDefinition<RangeReadInput> {
+  return defineTool({
+    name: 'artifact.read',
+    description:
+      'Read part of a document exactly as stored, for a document too long to read whole: a page ({page, pageChars}) or a span ({offset, length}) of its text, in characters (UTF-16 code units; a boundary inside an emoji moves one back). Returns that text with where it starts, the total length and the version (latest by default); document.write and document.edit need that version as their base.',
+    domain: 'document',
+    sideEffect: 'read',
+    idempotent: true,
+    returnsPage: true,
+    input: z.strictObject({ artifactId, version: version.optional().describe('A version; default the latest'), range }),
+    run: (input, context) =>
+      guarded(async () => {
+        const snapshot = await deps.reader.snapshot(context.workspaceId, input.artifactId);
+        if (snapshot === undefined) return notFoundResult(input.artifactId);
+        if (snapshot.kind !== 'document')
+          return errorResult(
+            'ARTIFACT_KIND_MISMATCH',
+            `Artefact ${input.artifactId} is a ${snapshot.kind}, not a document: artifact.read reads document text`,
+            false,
+          );
+        const read = await deps.reader.documentText(context.workspaceId, input.artifactId, input.version);
+        if (read === undefined) return notFoundResult(input.artifactId);
+        const total = read.text.length;
+        const r = input.range;
+        const slice = 'page' in r ? textPage(read.text, r.page, r.pageChars) : textRange(read.text, r.offset, r.length);
+        if (slice === undefined)
+          return errorResult(
+            ARTIFACT_RANGE_OUT_OF_RANGE,
+            'page' in r
+              ? `Version ${read.version} has ${pageCount(total, r.pageChars)} page(s) of ${r.pageChars} characters (${total} in all); page ${r.page} is past the last`
+              : `Version ${read.version} has ${total} characters; offset ${r.offset} is past the end`,
+            false,
+          );
+        return artifactResult(input.artifactId, read.version, {
+          title: snapshot.title,
+          latestVersion: snapshot.version,
+          deleted: snapshot.deleted,
+          totalChars: total,
+          offset: slice.offset,
+          ...('page' in r ? { page: r.page, pages: pageCount(total, r.pageChars), pageChars: r.pageChars } : {}),
+          text: slice.text,
         });
       }),
   });

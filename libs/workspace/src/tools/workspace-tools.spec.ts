@@ -29,6 +29,7 @@ describe('workspace agent tools (document, flow, asset)', () => {
   it('declare their domain, side-effect class and idempotency', () => {
     const { registry } = setup();
     expect(registry.list().map((t) => [t.name, t.domain, t.sideEffect, t.idempotent])).toEqual([
+      ['artifact.read', 'document', 'read', true],
       ['document.edit', 'document', 'write', true],
       ['document.read', 'document', 'read', true],
       ['document.write', 'document', 'write', true],
