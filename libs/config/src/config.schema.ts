@@ -57,6 +57,7 @@ export const configShape = {
   LOMO_MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_024).max(10_000_000),
   LOMO_CONTEXT_HISTORY_SHARE: z.coerce.number().min(0.05).max(0.95),
   LOMO_TOOL_STRATEGY: z.enum(['dynamic', 'masked']),
+  LOMO_TOOL_DOMAINS: z.enum(['on_demand', 'all']),
   LOMO_ROUTING_TIMEOUT_MS: positiveInt(600_000),
   LOMO_ROUTING_RECENT: positiveInt(100),
   LOMO_ROUTING_RETRIEVED: positiveInt(50),
@@ -237,6 +238,11 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     default: 'dynamic',
     meaning:
       'Tool definitions in a prompt: `dynamic`: the core tools and the domains loaded for the stage (fewer tokens; loading a domain changes the cached prefix); `masked`: every definition in a stable order, only the visible ones allowed (see LOMO_OPENAI_ALLOWED_TOOLS). Either way a call to a tool not visible is refused',
+  },
+  LOMO_TOOL_DOMAINS: {
+    default: 'on_demand',
+    meaning:
+      '`on_demand`: the model may call the core tools, the domains the checklist stage needs (a media item: its media; a document item: document) and the ones it loads with tools.load (unloaded when history is compressed); `all`: every domain, always',
   },
   LOMO_ROUTING_TIMEOUT_MS: {
     default: '20000',

@@ -2,7 +2,19 @@ export * from './runtime-options';
 export * from './faults/fault-injector';
 export * from './timing/scheduler';
 export { RuntimeMetrics, type ToolCallStatus } from './metrics/runtime-metrics';
-export { ContextBuilder, type ContextInput, type Prompt } from './context/context-builder';
+export { ContextBuilder, type ContextInput, type Prompt, type PromptLayer } from './context/context-builder';
+export { ContextAssembler } from './context/context-assembler';
+export { ExtractiveSummarizer, ModelSummarizer, type HistorySummarizer } from './context/summarizer';
+export {
+  FixedProfileSnapshot,
+  FIXED_PROFILE,
+  PROFILE_SNAPSHOT,
+  type ProfileSnapshot,
+  type ProfileView,
+} from './context/profile-snapshot.port';
+export { extractConstraints, constraintsInForce } from './context/constraints';
+export { visibleDomains } from './context/visible-tools';
+export { TOOL_NOT_VISIBLE } from './process/plan-ledger';
 export { PromptArchive } from './context/prompt-archive';
 export { SYSTEM_RULES } from './context/system-rules';
 export { planTurn } from './process/plan-turn';

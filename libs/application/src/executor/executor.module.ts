@@ -10,6 +10,7 @@ import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability'
 import { withMessageTraceContext } from '@lomo/platform';
 import {
   ExecutorRuntime,
+  ModelSummarizer,
   noFaults,
   resolveRuntimeOptions,
   timerScheduler,
@@ -33,7 +34,7 @@ import { ExecutorLifecycle } from './executor-lifecycle';
 import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
 import { TaskCommandsModule } from '../tasks/task-commands.module';
 import { createStarterToolSet, type StarterTools } from './starter-tools.provider';
-import { modelProviderFrom } from '../model-provider-from-config';
+import { modelProviderFrom, tokenizerFromConfig } from '../model-provider-from-config';
 
 export interface ExecutorModuleOptions {
   runtime?: Partial<RuntimeOptionsInput>;
@@ -73,6 +74,10 @@ export class ExecutorModule {
               maxStepsPerTurn: config.LOMO_MAX_STEPS_PER_TURN,
               maxAutoTurns: config.LOMO_MAX_AUTO_TURNS,
               maxTurnsWithoutProgress: config.LOMO_MAX_TURNS_WITHOUT_PROGRESS,
+              contextTokens: config.LOMO_MODEL_CONTEXT_TOKENS,
+              historyShare: config.LOMO_CONTEXT_HISTORY_SHARE,
+              toolStrategy: config.LOMO_TOOL_STRATEGY,
+              toolDomains: config.LOMO_TOOL_DOMAINS,
               ...options.runtime,
             }),
           inject: [LOMO_CONFIG, ExecutorIdentity],
@@ -168,6 +173,9 @@ export class ExecutorModule {
                 options: runtimeOptions,
                 // The generation providers price a plan's paid items for its budget card.
                 ...(generation !== undefined ? { planQuoter: generation } : {}),
+                tokenizer: tokenizerFromConfig(config),
+                // A configured model writes history summaries; the offline default summarizes extractively.
+                ...(config.LOMO_MODEL_PROVIDER === 'openai' ? { summarizer: new ModelSummarizer(model) } : {}),
               },
               {
                 partitions: config.LOMO_BUS_PARTITIONS,
