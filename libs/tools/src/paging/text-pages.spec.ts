@@ -36,6 +36,13 @@ describe('text pages', () => {
     expect(textRange(text, 3, 2)).toEqual({ offset: 2, text: '😀c' });
   });
 
+  it('widens a span to whole characters: a one-unit span on an emoji is the emoji', () => {
+    const text = 'ab😀cdef';
+    expect(textRange(text, 2, 1)).toEqual({ offset: 2, text: '😀' });
+    expect(textRange(text, 1, 2)).toEqual({ offset: 1, text: 'b😀' });
+    expect(textRange(text, 3, 1)).toEqual({ offset: 2, text: '😀' });
+  });
+
   it('a range is cut at the end of the text; an offset past the end is no range', () => {
     expect(textRange('hello', 3, 100)).toEqual({ offset: 3, text: 'lo' });
     expect(textRange('hello', 5, 10)).toEqual({ offset: 5, text: '' });
@@ -60,6 +67,24 @@ describe('text pages', () => {
           expect(before >= 0xd800 && before <= 0xdbff && at >= 0xdc00 && at <= 0xdfff).toBe(false);
         }
         expect(pages.every((p) => p.text.length > 0 || text.length === 0)).toBe(true);
+      }),
+    );
+  });
+
+  it('spans each starting where the last ended join to exactly the text, none empty before the end (property)', () => {
+    const unit = fc.oneof(fc.constantFrom('a', 'é', '中'), fc.constantFrom('😀', '𝄞', '🇫🇷'));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (units, length) => {
+        const text = units.join('');
+        let joined = '';
+        while (joined.length < text.length) {
+          const span = textRange(text, joined.length, length)!;
+          expect(span.offset).toBe(joined.length);
+          expect(span.text.length).toBeGreaterThan(0);
+          expect(splitsAPair(span.text)).toBe(false);
+          joined += span.text;
+        }
+        expect(joined).toBe(text);
       }),
     );
   });

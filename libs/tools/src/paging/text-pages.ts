@@ -35,21 +35,26 @@ export function textPage(text: string, page: number, pageChars: number): TextSli
 }
 
 /**
- * `length` units from `offset`, cut at the end of the text; undefined when `offset` is past the
- * end (at the end: an empty slice). Both ends follow the surrogate rule above.
+ * `length` units from `offset`, cut at the end of the text, widened to whole characters: a start
+ * inside a surrogate pair moves one back, an end inside one moves one on (so a span of one unit
+ * on an emoji is the emoji, never empty). Undefined when `offset` is past the end (at the end: an
+ * empty slice). A span that starts where the previous one ended never overlaps it.
  */
 export function textRange(text: string, offset: number, length: number): TextSlice | undefined {
   if (!Number.isInteger(offset) || offset < 0 || offset > text.length) return undefined;
   const start = boundary(text, offset);
-  const end = boundary(text, Math.min(text.length, offset + Math.max(0, length)));
-  return { offset: start, text: text.slice(start, end) };
+  const end = Math.min(text.length, offset + Math.max(0, length));
+  return { offset: start, text: text.slice(start, splitsPair(text, end) ? end + 1 : end) };
 }
 
 /** The index itself, or one before it when it would split a surrogate pair. */
-function boundary(text: string, index: number): number {
-  if (index <= 0 || index >= text.length) return index;
-  return isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index)) ? index - 1 : index;
-}
+const boundary = (text: string, index: number): number => (splitsPair(text, index) ? index - 1 : index);
+
+const splitsPair = (text: string, index: number): boolean =>
+  index > 0 &&
+  index < text.length &&
+  isHighSurrogate(text.charCodeAt(index - 1)) &&
+  isLowSurrogate(text.charCodeAt(index));
 
 const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;

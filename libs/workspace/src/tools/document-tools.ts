@@ -65,15 +65,16 @@ const range = z
 
 /**
  * artifact.read: part of a document's text, exactly as stored, for documents too long to read
- * whole. Same unit and boundary rule as result.read (@lomo/tools' text pages): UTF-16 code units,
- * a boundary inside a surrogate pair moves one back. Its output carries `artifact` like
- * document.read, so a partial read counts as having seen that version; document.read is unchanged.
+ * whole. Same unit and rules as result.read (@lomo/tools' text pages): UTF-16 code units, a page
+ * boundary inside a surrogate pair moves one back, a span widens to whole characters. Its output
+ * carries `artifact` like document.read, so a partial read counts as having seen that version;
+ * document.read is unchanged.
  */
 export function artifactReadTool(deps: WorkspaceToolDeps): ToolDefinition<RangeReadInput> {
   return defineTool({
     name: 'artifact.read',
     description:
-      'Read part of a document exactly as stored, for a document too long to read whole: a page ({page, pageChars}) or a span ({offset, length}) of its text, in characters (UTF-16 code units; a boundary inside an emoji moves one back). Returns that text with where it starts, the total length and the version (latest by default); document.write and document.edit need that version as their base.',
+      'Read part of a document exactly as stored, for a document too long to read whole: a page ({page, pageChars}) or a span ({offset, length}) of its text, in characters (UTF-16 code units; a page boundary inside an emoji moves one back, a span is widened to whole characters). Returns that text with where it starts, the total length and the version (latest by default); document.write and document.edit need that version as their base.',
     domain: 'document',
     sideEffect: 'read',
     idempotent: true,
