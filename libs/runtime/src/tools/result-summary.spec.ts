@@ -44,6 +44,15 @@ describe('summarizeLargeResult', () => {
     expect(JSON.stringify(summary).length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
   });
 
+  it('shows an array one entry longer than its first entries whole: a marker would cost as much', () => {
+    const { summary } = summarize({
+      tags: ['a', 'b', 'c', 'd'],
+      more: ['a', 'b', 'c', 'd', 'e'],
+      pad: 'x'.repeat(20_000),
+    });
+    expect(summary.shape).toMatchObject({ tags: ['a', 'b', 'c', 'd'], more: ['a', 'b', 'c', '…(+2 more, 5 items)'] });
+  });
+
   it('counts pages in the page size it states', () => {
     const { json, summary } = summarize({ text: 'x'.repeat(100_000) }, 1_000);
     expect(summary).toMatchObject({ pageChars: 1_000, pages: Math.ceil(json.length / 1_000), totalChars: json.length });

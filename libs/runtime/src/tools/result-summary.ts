@@ -61,7 +61,9 @@ function shapeOf(value: JsonValue, detail: Detail, depth: number): JsonValue {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= detail.depth) return clip(outline(value), detail.chars);
   if (Array.isArray(value)) {
-    const shown = value.slice(0, detail.items).map((v) => shapeOf(v, detail, depth + 1));
+    // A marker for a single entry left out would cost about what the entry does: show it instead.
+    const count = value.length === detail.items + 1 ? value.length : detail.items;
+    const shown = value.slice(0, count).map((v) => shapeOf(v, detail, depth + 1));
     const left = value.length - shown.length;
     return left > 0 ? [...shown, `…(+${left} more, ${value.length} items)`] : shown;
   }
