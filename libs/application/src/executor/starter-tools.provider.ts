@@ -19,7 +19,7 @@ import {
   type NotesStore,
   type ToolDecorator,
 } from '@lomo/tools';
-import { checkpointIdFor, createPlanTools } from '@lomo/runtime';
+import { checkpointIdFor, createPlanTools, createResultTools } from '@lomo/runtime';
 import { createMediaTools, type GenerationRequests } from '@lomo/generation';
 import {
   createWorkspaceTools,
@@ -86,6 +86,9 @@ export function createStarterToolSet(
   const registry = new ToolRegistry(createStarterTools({ notes, history: store, exports, decorate }));
   // The brief and the checklist the runtime's continuation decision reads.
   for (const tool of createPlanTools({ store, ids: { uuid: () => randomUUID() } }))
+    registry.register(decorate ? decorate(tool, {}) : tool);
+  // Large results are stored and summarized in the context; result.read brings them back page by page.
+  for (const tool of createResultTools({ events: store, blobs }))
     registry.register(decorate ? decorate(tool, {}) : tool);
   // The document, flow and asset tools only where the workspace is bound: without its ports
   // they could only fail, and a model offered tools that always fail wastes its steps.

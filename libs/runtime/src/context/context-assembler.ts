@@ -18,7 +18,8 @@ import { TurnView } from '../streams/turn-view';
 import type { RuntimeDeps } from '../worker/runtime-deps';
 import type { TurnSession } from '../worker/turn-session';
 import { withdrawnStatements } from './constraints';
-import { ContextBuilder, prefixText, type Prompt } from './context-builder';
+import { ContextBuilder, describeSegments, prefixText, type Prompt } from './context-builder';
+import { describeTask } from './describe-task';
 import {
   activeSegments,
   comparePoints,
@@ -38,6 +39,10 @@ const SEGMENT_SHARE = 0.4;
 /** Closed turns kept folded in memory (their steps are history for every later turn). */
 const MAX_TURNS_CACHED = 500;
 const MAX_COMPRESSIONS_PER_STEP = 8;
+/** A compression brings history back to this share of its budget. */
+const COMPRESS_TO = 0.9;
+/** Tokens kept free for the model's reply (at most a tenth of the window). */
+const REPLY_RESERVE = 4_096;
 
 export interface AssembledContext {
   prompt: Prompt;
@@ -71,13 +76,13 @@ export class ContextAssembler {
   private count = (text: string): number => (this.deps.tokenizer ?? { count: estimateTokens }).count(text);
 
   async assemble(session: TurnSession, step: number, claimedItemIds: readonly string[]): Promise<AssembledContext> {
-    await this.maintain(session);
+    const profile = await (this.deps.profile ?? new FixedProfileSnapshot()).current(session.workspaceId, null);
+    await this.maintain(session, this.fixedTokens(existingTask(session.task.state), profile, claimedItemIds));
     const task = existingTask(session.task.state);
     const turn = existingTurn(session.turn.state);
     const { segments, recent } = await this.history(session, task, turn, step);
     const domains = this.visible(task);
     const { tools, allowedTools } = this.toolsFor(domains);
-    const profile = await (this.deps.profile ?? new FixedProfileSnapshot()).current(session.workspaceId, null);
     const claimed = claimedItemIds.flatMap((id) => (task.inbox[id] ? [task.inbox[id]] : []));
     const notices = Object.values(task.notices).filter(
       (n) => n.consumedBy?.turnId === turn.turnId && n.consumedBy.step === step,
@@ -115,6 +120,25 @@ export class ContextAssembler {
     return before === undefined ? undefined : factsOf(before);
   }
 
+  /** What a prompt holds besides its history: the prefix, the tail and the step's input. */
+  private fixedTokens(task: ExistingTask, profile: ProfileView | null, claimedItemIds: readonly string[]): number {
+    const domains = this.visible(task);
+    const { tools } = this.toolsFor(domains);
+    const tail = describeTask(task, { domains, loadable: [] });
+    const input = claimedItemIds.reduce((sum, id) => sum + this.count(task.inbox[id]?.text ?? ''), 0);
+    return this.countCached(prefixText(profile)) + this.countCached(JSON.stringify(tools)) + this.count(tail) + input;
+  }
+
+  /**
+   * What history may take: its share of the model's window, and never more than the window leaves
+   * beside the prompt's other layers and the reply, so every prompt stays under the window.
+   */
+  private historyBudget(fixed: number): number {
+    const window = this.deps.options.contextTokens;
+    const reply = Math.min(REPLY_RESERVE, Math.floor(window * 0.1));
+    return Math.max(0, Math.min(Math.floor(window * this.deps.options.historyShare), window - fixed - reply));
+  }
+
   /** The domains the model may call at this step (all of them when domains are switched off). */
   visible(task: ExistingTask): ToolDomainName[] {
     return this.deps.options.toolDomains === 'all' ? [...ALL_DOMAINS] : visibleDomains(task);
@@ -134,16 +158,23 @@ export class ContextAssembler {
 
   /** The shown segments with their texts, and every step after them in full. */
   private async history(session: TurnSession, task: ExistingTask, turn: ExistingTurn, step: number) {
+    const segments = await this.shownSegments(task);
+    const recent = await this.recentSteps(session, task, turn, step);
+    return { segments, recent };
+  }
+
+  /** The shown segments in the order of the steps they cover (a merge is appended after what it covers). */
+  private async shownSegments(task: ExistingTask): Promise<ShownSegment[]> {
     const segments: ShownSegment[] = [];
-    for (const s of activeSegments(task))
+    const ordered = [...activeSegments(task)].sort((a, b) => comparePoints(task.turns, a.covers.from, b.covers.from));
+    for (const s of ordered)
       segments.push({
         segmentId: s.segmentId,
         covers: s.covers,
         text: await this.segmentText(s.text.hash),
         tokens: s.tokens,
       });
-    const recent = await this.recentSteps(session, task, turn, step);
-    return { segments, recent };
+    return segments;
   }
 
   private async recentSteps(
@@ -237,11 +268,12 @@ export class ContextAssembler {
    * domains the plan does not need are unloaded at that boundary); segments over their share are
    * merged into one. Each is an append to the task stream at the revision last seen.
    */
-  private async maintain(session: TurnSession): Promise<void> {
+  private async maintain(session: TurnSession, fixed: number): Promise<void> {
+    const budget = this.historyBudget(fixed);
     for (let round = 0; round < MAX_COMPRESSIONS_PER_STEP; round += 1) {
       const task = existingTask(session.task.state);
       const turn = existingTurn(session.turn.state);
-      const commands = (await this.correction(task)) ?? (await this.compression(session, task, turn));
+      const commands = (await this.correction(task)) ?? (await this.compression(session, task, turn, budget));
       if (commands === undefined) return;
       const events = decideAll(taskDecider, task, commands);
       if (events.length === 0) return;
@@ -275,25 +307,38 @@ export class ContextAssembler {
     session: TurnSession,
     task: ExistingTask,
     turn: ExistingTurn,
+    budget: number,
   ): Promise<TaskCommand[] | undefined> {
-    const budget = Math.floor(this.deps.options.contextTokens * this.deps.options.historyShare);
     const active = activeSegments(task);
-    const segmentTokens = active.reduce((sum, s) => sum + s.tokens, 0);
+    // As shown: the segments' texts under their headers, in one message.
+    const shown = await this.shownSegments(task);
+    const segmentTokens = shown.length === 0 ? 0 : this.countCached(describeSegments(shown)) + 4;
     const summarizer = this.deps.summarizer ?? new ExtractiveSummarizer();
     const withdrawn = withdrawnStatements(task);
     if (active.length >= 2 && segmentTokens > budget * SEGMENT_SHARE) {
-      const texts = await Promise.all(active.map((s) => this.segmentText(s.text.hash)));
+      // The oldest segments, just enough of them to bring the segments back under COMPRESS_TO of
+      // their share, merged into one (at least two: a merge of one would change nothing).
+      const oldest = [...active].sort((a, b) => comparePoints(task.turns, a.covers.from, b.covers.from));
+      const excess = segmentTokens - budget * SEGMENT_SHARE * COMPRESS_TO;
+      const picked: typeof oldest = [];
+      let freed = 0;
+      for (const segment of oldest) {
+        picked.push(segment);
+        freed += segment.tokens;
+        if (picked.length >= 2 && freed >= excess) break;
+      }
+      const texts = await Promise.all(picked.map((s) => this.segmentText(s.text.hash)));
       const merged = await summarizer.mergeSegments(texts, withdrawn);
       const covers = {
-        from: active[0].covers.from,
-        to: active.at(-1)!.covers.to,
-        steps: active.reduce((sum, s) => sum + s.covers.steps, 0),
+        from: picked[0].covers.from,
+        to: picked.at(-1)!.covers.to,
+        steps: picked.reduce((sum, s) => sum + s.covers.steps, 0),
       };
       return [
         await this.segmentCommand(
           merged,
           covers,
-          active.map((s) => s.segmentId),
+          picked.map((s) => s.segmentId),
           summarizer.kind,
         ),
       ];
@@ -301,13 +346,16 @@ export class ContextAssembler {
     const recent = await this.recentSteps(session, task, turn, turn.steps.length + 1);
     const recentTokens = recent.reduce((sum, s) => sum + s.tokens, 0);
     if (segmentTokens + recentTokens <= budget || recent.length < 2) return undefined;
-    // The oldest half of what is shown in full, keeping the latest step in full.
+    // The oldest steps, just enough to bring history back under COMPRESS_TO of its budget (the
+    // prompt's size stays nearly flat; a compression breaks the cached history once), the latest
+    // step always kept in full.
+    const excess = segmentTokens + recentTokens - budget * COMPRESS_TO;
     const span: HistoryStep[] = [];
     let taken = 0;
     for (const s of recent.slice(0, -1)) {
       span.push(s);
       taken += s.tokens;
-      if (taken >= recentTokens / 2) break;
+      if (taken >= excess) break;
     }
     const text = await summarizer.summarizeSteps(span, withdrawn);
     const first = span[0];

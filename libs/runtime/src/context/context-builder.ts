@@ -61,24 +61,36 @@ export class ContextBuilder {
   build(input: ContextInput): Prompt {
     const messages: ChatMessage[] = [];
     const layers: PromptLayer[] = [];
-    const layer = (name: ContextLayerName, add: () => void, extraTokens = 0) => {
+    /** `known`: the layer's tokens counted already (recent steps carry their own count). */
+    const layer = (name: ContextLayerName, add: () => void, extraTokens = 0, known?: () => number) => {
       const start = messages.length;
       add();
-      const tokens = messages.slice(start).reduce((sum, m) => sum + tokensOf(m, input.countTokens), extraTokens);
+      const tokens =
+        known !== undefined
+          ? known()
+          : messages.slice(start).reduce((sum, m) => sum + tokensOf(m, input.countTokens), extraTokens);
       layers.push({ layer: name, start, end: messages.length, tokens });
     };
     layer('prefix', () => messages.push({ role: 'system', content: prefixText(input.profile) }), toolTokens(input));
     layer('history', () => {
       if (input.segments.length > 0) messages.push({ role: 'system', content: describeSegments(input.segments) });
     });
-    layer('recent', () => {
-      for (const step of input.recent) {
-        if (step.turnReason !== null) messages.push(turnMarker(step.turnReason));
-        messages.push(...step.messages);
-      }
-      // A turn that has no step yet starts here.
-      if (!input.turnHasSteps) messages.push(turnMarker(input.turnReason));
-    });
+    layer(
+      'recent',
+      () => {
+        for (const step of input.recent) {
+          if (step.turnReason !== null) messages.push(turnMarker(step.turnReason));
+          messages.push(...step.messages);
+        }
+        // A turn that has no step yet starts here.
+        if (!input.turnHasSteps) messages.push(turnMarker(input.turnReason));
+      },
+      0,
+      () => {
+        const markers = input.recent.filter((s) => s.turnReason !== null).length + (input.turnHasSteps ? 0 : 1);
+        return input.recent.reduce((sum, s) => sum + s.tokens, 0) + markers * MARKER_TOKENS;
+      },
+    );
     layer('tail', () => {
       messages.push({
         role: 'system',
@@ -105,13 +117,17 @@ export function prefixText(profile: ProfileView | null): string {
   return `${SYSTEM_RULES}\n\nAbout the person (profile version ${profile.version}):\n${profile.text}`;
 }
 
-function describeSegments(segments: readonly ShownSegment[]): string {
+/** The history layer's one message: every shown segment under its range. */
+export function describeSegments(segments: readonly ShownSegment[]): string {
   const parts = segments.map(
     (s) =>
       `[steps ${s.covers.from.turnId.slice(0, 8)}#${s.covers.from.step} to ${s.covers.to.turnId.slice(0, 8)}#${s.covers.to.step}, ${s.covers.steps} steps]\n${s.text}`,
   );
   return `Earlier in this task (summaries of older steps, oldest first; the events keep the full record):\n\n${parts.join('\n\n')}`;
 }
+
+/** A turn marker is a few words: its count is fixed rather than counted every step. */
+const MARKER_TOKENS = 10;
 
 function tokensOf(message: ChatMessage, count: (text: string) => number): number {
   const calls = message.role === 'assistant' && message.toolCalls ? JSON.stringify(message.toolCalls) : '';

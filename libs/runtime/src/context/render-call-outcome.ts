@@ -5,13 +5,8 @@ export function renderCallOutcome(call: ToolCall): string {
   switch (call.status) {
     case 'completed':
       if (call.outcome === 'error') return JSON.stringify({ ok: false, error: call.error });
-      if (call.resultRef !== undefined)
-        return JSON.stringify({
-          ok: true,
-          result: call.result ?? null,
-          truncated: true,
-          fullResultBytes: call.resultRef.bytes,
-        });
+      // A stored large result: its summary names the ref and the pages result.read returns.
+      if (call.resultRef !== undefined) return JSON.stringify({ ok: true, result: call.result ?? null, stored: true });
       return JSON.stringify({ ok: true, result: call.result ?? null });
     case 'unknown':
       return JSON.stringify({

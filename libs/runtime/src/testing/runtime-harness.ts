@@ -51,6 +51,8 @@ export interface WorkerOptions {
   ownStore?: boolean;
   /** Decorates the worker's store (e.g. to record what the store refused). */
   wrapStore?: (store: EventStore) => EventStore;
+  /** Context parts of the worker's own (a profile that changes version, a tokenizer, a summarizer). */
+  context?: Pick<RuntimeDeps, 'profile' | 'tokenizer' | 'summarizer'>;
 }
 
 /** One worker of a harness, with the parts a test looks at. */
@@ -143,8 +145,10 @@ export class RuntimeHarness {
       metrics: new RuntimeMetrics(registry, () => holder.worker?.activeTurns ?? 0),
       scheduler,
       faults: options.faults ?? noFaults,
+      // Tests written before tool domains call any tool: every domain is visible unless a test asks otherwise.
       options: resolveRuntimeOptions({ workerId, toolDomains: 'all', ...options.runtime }),
       ...this.quoter(),
+      ...options.context,
     };
     const worker = new TaskWorker(deps);
     holder.worker = worker;
