@@ -11,13 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { streams } from '@lomo/contracts';
 import { DEFAULT_SYNCHRONOUS, type SynchronousMode } from '@lomo/eventstore';
-import {
-  ScriptedModelProvider,
-  type CompletionRequest,
-  type CompletionResult,
-  type ModelProvider,
-  type ScriptedStep,
-} from '@lomo/llm';
+import { type CompletionRequest, type CompletionResult, type ModelProvider } from '@lomo/llm';
 import { type FaultContext, type FaultInjector } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
 import { defineTool, okResult } from '@lomo/tools';
@@ -73,12 +67,31 @@ const noop = defineTool({
   run: async (input) => okResult({ i: input.i }),
 });
 
-function script(steps: number, delayMs = 0): ScriptedStep[] {
-  return Array.from({ length: steps }, (_, i) =>
-    i < steps - 1
-      ? { delayMs, reply: { text: `step ${i + 1}`, toolCalls: [{ name: 'bench.noop', arguments: { i } }] } }
-      : { delayMs, reply: { text: 'finished' } },
-  );
+/**
+ * Answers the next scripted reply without keeping the requests (the scripted provider records
+ * every one for its assertions; over a long turn whose prompts grow to the history budget that
+ * retention, not the runtime, would dominate the measurement).
+ */
+class InstantModel implements ModelProvider {
+  readonly name = 'instant';
+  private calls = 0;
+  constructor(
+    private readonly steps: number,
+    private readonly delayMs: number,
+  ) {}
+  async complete(): Promise<CompletionResult> {
+    const i = this.calls;
+    this.calls += 1;
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    const last = i >= this.steps - 1;
+    return {
+      text: last ? 'finished' : `step ${i + 1}`,
+      toolCalls: last ? [] : [{ id: `c${i}`, name: 'bench.noop', arguments: JSON.stringify({ i }) }],
+      usage: { inputTokens: 1, outputTokens: 1 },
+      finishReason: last ? 'stop' : 'tool_calls',
+      model: 'instant',
+    };
+  }
 }
 
 interface TurnFigures {
@@ -90,7 +103,7 @@ interface TurnFigures {
 }
 
 async function runTurn(harness: RuntimeHarness, steps: number, index: number, delayMs = 0): Promise<TurnFigures> {
-  const model = new TimedModel(new ScriptedModelProvider(script(steps, delayMs)));
+  const model = new TimedModel(new InstantModel(steps, delayMs));
   const probe = new StepProbe();
   const { worker } = harness.worker(`bench-${steps}-${index}`, model, {
     faults: probe,

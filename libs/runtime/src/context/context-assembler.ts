@@ -66,7 +66,7 @@ interface PrefixFacts {
 export class ContextAssembler {
   private readonly builder = new ContextBuilder();
   private readonly closedTurns = new Map<string, ExistingTurn>();
-  private readonly rendered = new Map<string, HistoryStep>();
+  private readonly rendered = new Map<string, { withdrawn: number; steps: HistoryStep[]; settled: number[] }>();
   private readonly segmentTexts = new Map<string, string>();
   private readonly lastPrefix = new Map<string, PrefixFacts>();
   private readonly prefixTokens = new Map<string, number>();
@@ -192,27 +192,41 @@ export class ContextAssembler {
       const source = turnId === turn.turnId ? turn : await this.closedTurn(session, turnId);
       if (source === undefined) continue;
       const last = turnId === turn.turnId ? step - 1 : source.steps.length;
-      for (let n = 1; n <= last; n += 1) {
-        if (covered !== null && comparePoints(task.turns, { turnId, step: n }, covered) <= 0) continue;
-        steps.push(this.renderedStep(task, source, index, n, withdrawnCount));
-      }
+      const first = covered !== null && covered.turnId === turnId ? covered.step + 1 : 1;
+      const rendered = this.renderedTurn(task, source, index, last, withdrawnCount);
+      for (let n = first; n <= last; n += 1) steps.push(rendered[n - 1]);
     }
     return steps;
   }
 
-  /** Cached while nothing it shows can change: its calls settled, no new constraint withdrawn. */
-  private renderedStep(
+  /**
+   * A turn's steps as history, kept per turn while nothing they show can change (no new
+   * constraint withdrawn): only steps not rendered yet, or whose calls have settled since, are
+   * rendered again, so a step costs what is new in it, not the turn's length.
+   */
+  private renderedTurn(
     task: ExistingTask,
     turn: ExistingTurn,
     turnIndex: number,
-    step: number,
+    last: number,
     withdrawn: number,
-  ): HistoryStep {
-    const committed = turn.steps[step - 1];
-    const settled = committed.calls.filter((c) => c.status === 'completed' || c.status === 'unknown').length;
-    const key = `${turn.turnId}#${step}#${settled}#${withdrawn}`;
-    const cached = this.rendered.get(key);
-    if (cached !== undefined) return cached;
+  ): HistoryStep[] {
+    let cache = this.rendered.get(turn.turnId);
+    if (cache === undefined || cache.withdrawn !== withdrawn) {
+      cache = { withdrawn, steps: [], settled: [] };
+      if (this.rendered.size > 2_000) this.rendered.clear();
+      this.rendered.set(turn.turnId, cache);
+    }
+    for (let n = 1; n <= last; n += 1) {
+      const settled = settledCalls(turn, n);
+      if (cache.steps[n - 1] !== undefined && cache.settled[n - 1] === settled) continue;
+      cache.steps[n - 1] = this.renderStep(task, turn, turnIndex, n);
+      cache.settled[n - 1] = settled;
+    }
+    return cache.steps;
+  }
+
+  private renderStep(task: ExistingTask, turn: ExistingTurn, turnIndex: number, step: number): HistoryStep {
     const messages = renderHistoryStep(task, turn, step);
     const tokens = messages.reduce(
       (sum, m) =>
@@ -222,17 +236,7 @@ export class ContextAssembler {
         4,
       0,
     );
-    const rendered: HistoryStep = {
-      turnId: turn.turnId,
-      turnIndex,
-      step,
-      turnReason: step === 1 ? turn.reason : null,
-      messages,
-      tokens,
-    };
-    if (this.rendered.size > 20_000) this.rendered.clear();
-    this.rendered.set(key, rendered);
-    return rendered;
+    return { turnId: turn.turnId, turnIndex, step, turnReason: step === 1 ? turn.reason : null, messages, tokens };
   }
 
   private async closedTurn(session: TurnSession, turnId: string): Promise<ExistingTurn | undefined> {
@@ -441,6 +445,13 @@ export class ContextAssembler {
       promptTokens,
     };
   }
+}
+
+/** Calls of a committed step that have their outcome (what its rendering depends on). */
+function settledCalls(turn: ExistingTurn, step: number): number {
+  let settled = 0;
+  for (const c of turn.steps[step - 1].calls) if (c.status === 'completed' || c.status === 'unknown') settled += 1;
+  return settled;
 }
 
 /** The prefix facts of a turn's last committed step that recorded them. */

@@ -9,13 +9,26 @@ const PREFIX_TYPE = 'application/vnd.lomo.prompt-prefix+json';
 /**
  * The archived form: the shared prefix (first message + tools) by reference, the rest inline,
  * with the layer boundaries (v2) so an operator sees what each layer held. v1 had no layers.
+ * v3 is a delta: the first `keep` messages after the first are the base prompt's (the step
+ * before, which this one extends up to its tail), the rest inline; every `FULL_EVERY`-th prompt
+ * of a chain is stored whole, so a read follows at most that many links.
  */
 interface ArchivedPrompt {
-  format: 'lomo.prompt/1' | 'lomo.prompt/2';
+  format: 'lomo.prompt/1' | 'lomo.prompt/2' | 'lomo.prompt/3';
   prefixRef: BlobRef;
   messages: ChatMessage[];
   layers?: PromptLayer[];
   allowedTools?: readonly string[];
+  base?: { ref: BlobRef; keep: number };
+}
+
+/** A chain's links before a prompt is stored whole again. */
+const FULL_EVERY = 32;
+
+interface ChainHead {
+  ref: BlobRef;
+  rest: readonly ChatMessage[];
+  depth: number;
 }
 
 interface ArchivedPrefix {
@@ -30,37 +43,69 @@ interface ArchivedPrefix {
  */
 export class PromptArchive {
   private readonly knownPrefixes = new Map<string, BlobRef>();
+  private readonly chains = new Map<string, ChainHead>();
 
   constructor(private readonly blobs: BlobStore) {}
 
-  async store(prompt: Prompt): Promise<BlobRef> {
+  /**
+   * `chain` (the task): consecutive prompts of one chain are stored as deltas of the one before,
+   * so a step writes what is new in its prompt, not the whole history again.
+   */
+  async store(prompt: Prompt, chain?: string): Promise<BlobRef> {
     const [first, ...rest] = prompt.messages;
     const prefix = JSON.stringify({ first, tools: prompt.tools } satisfies ArchivedPrefix);
     const prefixRef = await this.storePrefix(prefix);
+    const head = chain === undefined ? undefined : this.chains.get(chain);
+    const keep = head === undefined || head.depth >= FULL_EVERY ? 0 : sharedLength(head.rest, rest);
     const archived: ArchivedPrompt = {
-      format: 'lomo.prompt/2',
+      format: keep > 0 ? 'lomo.prompt/3' : 'lomo.prompt/2',
       prefixRef,
-      messages: rest,
+      messages: rest.slice(keep),
       layers: prompt.layers,
       ...(prompt.allowedTools !== undefined ? { allowedTools: prompt.allowedTools } : {}),
+      ...(keep > 0 && head !== undefined ? { base: { ref: head.ref, keep } } : {}),
     };
-    return this.blobs.put(JSON.stringify(archived), PROMPT_TYPE);
+    const ref = await this.blobs.put(JSON.stringify(archived), PROMPT_TYPE);
+    if (chain !== undefined) {
+      if (this.chains.size > 10_000) this.chains.clear();
+      this.chains.set(chain, { ref, rest, depth: keep > 0 && head !== undefined ? head.depth + 1 : 0 });
+    }
+    return ref;
   }
 
-  /** The prompt exactly as sent; undefined when a blob was deleted. */
+  /** The prompt exactly as sent; undefined when a blob it needs was deleted. */
   async load(ref: BlobRef): Promise<Prompt | undefined> {
-    const body = await this.blobs.get(ref.hash);
-    if (body === undefined) return undefined;
-    const archived = JSON.parse(body.toString('utf8')) as ArchivedPrompt;
+    const archived = await this.read(ref);
+    if (archived === undefined) return undefined;
+    const messages = await this.messagesOf(archived);
+    if (messages === undefined) return undefined;
     const prefixBody = await this.blobs.get(archived.prefixRef.hash);
     if (prefixBody === undefined) return undefined;
     const prefix = JSON.parse(prefixBody.toString('utf8')) as ArchivedPrefix;
     return {
-      messages: [prefix.first, ...archived.messages],
+      messages: [prefix.first, ...messages],
       tools: prefix.tools,
       layers: archived.layers ?? [],
       ...(archived.allowedTools !== undefined ? { allowedTools: archived.allowedTools } : {}),
     };
+  }
+
+  private async read(ref: BlobRef): Promise<ArchivedPrompt | undefined> {
+    const body = await this.blobs.get(ref.hash);
+    return body === undefined ? undefined : (JSON.parse(body.toString('utf8')) as ArchivedPrompt);
+  }
+
+  /** The messages after the first: the bases' kept ones, link by link, then this one's own. */
+  private async messagesOf(archived: ArchivedPrompt): Promise<ChatMessage[] | undefined> {
+    const links: ArchivedPrompt[] = [archived];
+    while (links[0].base !== undefined) {
+      const base = await this.read(links[0].base.ref);
+      if (base === undefined) return undefined;
+      links.unshift(base);
+    }
+    let messages = links[0].messages;
+    for (const link of links.slice(1)) messages = [...messages.slice(0, link.base!.keep), ...link.messages];
+    return messages;
   }
 
   private async storePrefix(prefix: string): Promise<BlobRef> {
@@ -72,4 +117,12 @@ export class PromptArchive {
     this.knownPrefixes.set(key, ref);
     return ref;
   }
+}
+
+/** How many leading messages two prompts share (the same objects, or equal ones). */
+function sharedLength(a: readonly ChatMessage[], b: readonly ChatMessage[]): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && (a[i] === b[i] || JSON.stringify(a[i]) === JSON.stringify(b[i]))) i += 1;
+  return i;
 }

@@ -39,7 +39,7 @@ export class ModelStep {
     // Layers, history (compressed first when over its budget), visible tools, cost per layer.
     const { prompt, context } = await this.context.assemble(session, step, claimedItemIds);
     // Archived while the model thinks; awaited before the commit that references it.
-    const promptRef = this.archive.store(prompt);
+    const promptRef = this.archive.store(prompt, session.taskId);
     promptRef.catch(() => undefined);
 
     const controller = new AbortController();
