@@ -178,4 +178,25 @@ describe('PromptArchive', () => {
     expect(await archive.load(b)).toEqual(second);
     expect(blobs.puts.filter((t) => t.includes('prefix'))).toHaveLength(1);
   });
+
+  it('a chain of prompts is stored as deltas (whole again every 32) and every one reads back exactly', async () => {
+    const blobs = new MemoryBlobs();
+    const archive = new PromptArchive(blobs);
+    const builder = new ContextBuilder();
+    const refs = [];
+    const prompts = [];
+    for (let n = 1; n <= 40; n += 1) {
+      const prompt = builder.build(input({ recent: historyOf(task, turnWith(n)) }));
+      prompts.push(prompt);
+      refs.push(await archive.store(prompt, 'task-1'));
+    }
+    for (let i = 0; i < prompts.length; i += 1) expect(await archive.load(refs[i])).toEqual(prompts[i]);
+    // A delta holds what is new: far smaller than the whole prompt of step 40.
+    const sizes = refs.map((r) => r.bytes);
+    expect(sizes[39]).toBeLessThan(sizes[33] / 2);
+    // A missing base makes the prompts built on it unreadable (purged), never wrong.
+    await blobs.delete(refs[34].hash);
+    expect(await archive.load(refs[35])).toBeUndefined();
+    expect(await archive.load(refs[33])).toEqual(prompts[33]);
+  });
 });
