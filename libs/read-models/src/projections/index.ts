@@ -41,4 +41,4 @@ export type { TaskDocument, TaskKind, TaskStatus, TurnActivity } from './tasks/t
 export { inboxItemsProjection, inboxItemDocumentId } from './inbox/inbox-items.projection';
 export type { InboxItemDocument, InboxItemStatus } from './inbox/inbox-item.document';
 export { turnsProjection } from './turns/turns.projection';
-export type { TurnDocument, TurnStep, TurnToolCall } from './turns/turn.document';
+export type { StepContext, TurnDocument, TurnStep, TurnToolCall } from './turns/turn.document';

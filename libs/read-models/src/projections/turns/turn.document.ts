@@ -7,6 +7,7 @@ type Data<T extends keyof EventDataMap> = EventDataMap[T];
 export type TurnStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 export type BlobRef = { hash: string; bytes: number; contentType: string };
 export type TypedError = { code: string; message: string; retriable: boolean };
+export type StepContext = NonNullable<Data<'ModelStepCommitted'>['context']>;
 
 export type TurnStep = {
   step: number;
@@ -16,6 +17,10 @@ export type TurnStep = {
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number | null };
   finishReason: Data<'ModelStepCommitted'>['finishReason'];
   committedAt: string;
+  /** What the model saw, archived in the BlobStore (read back by the API's `step.prompt`). */
+  promptRef: BlobRef;
+  /** How the prompt was built and what it cost; null on steps committed before context accounting. */
+  context: StepContext | null;
 };
 
 /**

@@ -39,7 +39,7 @@ function withCall(
 }
 
 function committed(turn: TurnDocument, at: string, event: KnownEventOf<'ModelStepCommitted'>): TurnDocument {
-  const { step, reply, toolCallIntents, consumedItemIds, usage, finishReason } = event.data;
+  const { step, reply, toolCallIntents, consumedItemIds, usage, finishReason, promptRef, context } = event.data;
   const calls = { ...turn.calls };
   toolCallIntents.forEach((intent, index) => {
     calls[intent.callId] = {
@@ -70,6 +70,8 @@ function committed(turn: TurnDocument, at: string, event: KnownEventOf<'ModelSte
     },
     finishReason,
     committedAt: event.metadata.occurredAt,
+    promptRef,
+    context: context ?? null,
   };
   return { ...turn, lastActivityAt: at, steps: [...turn.steps, entry], calls };
 }

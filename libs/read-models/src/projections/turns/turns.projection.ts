@@ -6,10 +6,13 @@ import { blankTurn, evolveTurnDocument } from './turn.evolve';
 
 const fromTurn = { owner: 'stream', category: 'turn' } as const;
 
-/** A turn with its steps and ledger, read by `turn(id)` and a task's turns. */
+/**
+ * A turn with its steps and ledger, read by `turn(id)` and a task's turns. v2: each step keeps its
+ * prompt's reference and how the prompt was built (`context`), for `step.context` and `step.prompt`.
+ */
 export const turnsProjection: ProjectionDefinition<TurnDocument> = {
   name: 'turns',
-  version: 1,
+  version: 2,
   categories: ['turn'],
   handles: [...turnEventTypes],
   indexes: [{ fields: { workspaceId: 1, taskId: 1, startedAt: -1 } }],
