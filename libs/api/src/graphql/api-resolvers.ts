@@ -10,6 +10,7 @@ import { MeResolver } from './resolvers/me.resolver';
 import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
 import { TaskMutationsResolver } from './resolvers/task-mutations.resolver';
 import { TasksResolver } from './resolvers/tasks.resolver';
+import { TurnStepsResolver } from './resolvers/turn-steps.resolver';
 import { TurnsResolver } from './resolvers/turns.resolver';
 import { WebhooksResolver } from './resolvers/webhooks.resolver';
 
@@ -19,6 +20,7 @@ export const apiResolvers = [
   MainLineResolver,
   TasksResolver,
   TurnsResolver,
+  TurnStepsResolver,
   EventsResolver,
   MessageMutationsResolver,
   TaskMutationsResolver,

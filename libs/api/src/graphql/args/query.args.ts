@@ -83,3 +83,18 @@ export class CheckpointsArgs {
 }
 
 export const checkpointsArgsSchema = z.strictObject({ state: z.enum(['open', 'resolved', 'all']).default('all') });
+
+@ArgsType()
+export class TurnStepArgs extends ConsistentArgs {
+  @Field(() => ID)
+  turnId!: string;
+
+  @Field(() => Int, { description: 'The step number, from 1.' })
+  step!: number;
+}
+
+export const turnStepArgsSchema = z.strictObject({
+  turnId: entityId,
+  step: z.number().int().min(1),
+  consistentWith,
+});

@@ -1,5 +1,6 @@
 import type { TurnDocument, TurnStep as TurnStepDocument, TurnToolCall } from '@lomo/read-models';
 import type { ToolCall, Turn, TurnStep } from '../types/turn.types';
+import { mapStepContext } from './map-step-context';
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -21,8 +22,22 @@ export function mapTurn(d: TurnDocument): Turn {
   };
 }
 
-export function mapTurnStep(s: TurnStepDocument): TurnStep {
-  return { ...s, callIds: [...s.callIds], consumedItemIds: [...s.consumedItemIds] };
+/** A step of `turn`, which carries the turn's id and workspace for the step's own field resolvers. */
+export function mapTurnStep(turnId: string, workspaceId: string, s: TurnStepDocument): TurnStep {
+  return {
+    turnId,
+    workspaceId,
+    step: s.step,
+    reply: s.reply,
+    callIds: [...s.callIds],
+    consumedItemIds: [...s.consumedItemIds],
+    usage: { ...s.usage },
+    finishReason: s.finishReason,
+    committedAt: s.committedAt,
+    // A document of turns v1 (served while v2 is rebuilt) has neither.
+    context: s.context == null ? null : mapStepContext(s.context),
+    promptRef: s.promptRef ?? null,
+  };
 }
 
 export function mapToolCall(c: TurnToolCall): ToolCall {

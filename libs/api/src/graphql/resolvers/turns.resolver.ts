@@ -40,7 +40,7 @@ export class TurnsResolver {
   ): Promise<ConnectionShape<TurnStep>> {
     const { first, after } = validate(pageArgsSchema, args);
     const document = await this.readModels.getTurn(caller.workspaceId, turn.id);
-    return pageOfList(document?.steps ?? [], first, after, mapTurnStep);
+    return pageOfList(document?.steps ?? [], first, after, (s) => mapTurnStep(turn.id, caller.workspaceId, s));
   }
 
   @ResolveField(() => ToolCallConnection, { description: 'The tool-call ledger, by step and index.' })

@@ -117,6 +117,45 @@ export type CheckpointDecision = (typeof CheckpointDecision)[keyof typeof Checkp
 export const CheckpointState = { OPEN: 'open', RESOLVED: 'resolved', ALL: 'all' } as const;
 export type CheckpointState = (typeof CheckpointState)[keyof typeof CheckpointState];
 
+/** A prompt's layers in their fixed order (libs/runtime/src/context/context-builder.ts). */
+export const PromptLayerName = {
+  PREFIX: 'prefix',
+  HISTORY: 'history',
+  RECENT: 'recent',
+  TAIL: 'tail',
+  INPUT: 'input',
+  UNKNOWN: 'unknown',
+} as const;
+export type PromptLayerName = (typeof PromptLayerName)[keyof typeof PromptLayerName];
+
+export const PrefixChange = {
+  FIRST_STEP: 'first_step',
+  PROFILE_VERSION: 'profile_version',
+  TOOL_SET: 'tool_set',
+  RULES: 'rules',
+} as const;
+
+export const ToolStrategy = { DYNAMIC: 'dynamic', MASKED: 'masked' } as const;
+
+/** `3d` is no GraphQL name: THREE_D stands for it. */
+export const ToolDomain = {
+  CORE: 'core',
+  IMAGE: 'image',
+  VIDEO: 'video',
+  AUDIO: 'audio',
+  THREE_D: '3d',
+  DOCUMENT: 'document',
+  ASSET: 'asset',
+  FLOW: 'flow',
+} as const;
+
+export const ChatRole = { SYSTEM: 'system', USER: 'user', ASSISTANT: 'assistant', TOOL: 'tool' } as const;
+
+export const SegmentSummarizer = { EXTRACTIVE: 'extractive', MODEL: 'model' } as const;
+
+/** Why content the events point at cannot be shown. */
+export const ContentUnavailable = { PURGED: 'purged' } as const;
+
 registerEnumType(TaskStatus, { name: 'TaskStatus' });
 registerEnumType(AutonomyLevel, {
   name: 'AutonomyLevel',
@@ -176,4 +215,34 @@ registerEnumType(MainLineItemKind, {
   name: 'MainLineItemKind',
   description:
     "MESSAGE you sent (with its routing and Main's reply); CARD: a task card shown on its own; CHECKPOINTS: the checkpoint cards of a task you started, shown when its latest card opened.",
+});
+registerEnumType(PromptLayerName, {
+  name: 'PromptLayerName',
+  description:
+    "A prompt's layers, in the order the model reads them: PREFIX (rules, the person's profile by version, the tool definitions: byte-identical while none of them changes, so the provider can cache it), HISTORY (summaries of older steps), RECENT (recent steps in full), TAIL (goal, brief, checklist, budget, constraints, change notices), INPUT (the messages this step read). UNKNOWN: a prompt archived before layers were kept, shown as one layer of all its messages.",
+});
+registerEnumType(PrefixChange, {
+  name: 'PrefixChange',
+  description:
+    "Why a step's prefix differs from the task's step before: FIRST_STEP of the task, a new PROFILE_VERSION, another TOOL_SET (domains loaded or unloaded), changed RULES.",
+});
+registerEnumType(ToolStrategy, {
+  name: 'ToolStrategy',
+  description:
+    'DYNAMIC: only the visible domains’ definitions are sent. MASKED: every definition is sent in a stable order and only the allowed ones may be called.',
+});
+registerEnumType(ToolDomain, {
+  name: 'ToolDomain',
+  description: 'A group of tools the model can be offered; CORE always is. THREE_D is the `3d` domain.',
+});
+registerEnumType(ChatRole, { name: 'ChatRole' });
+registerEnumType(SegmentSummarizer, {
+  name: 'SegmentSummarizer',
+  description:
+    "Who wrote a history summary: EXTRACTIVE (the deterministic summarizer, which keeps the person's stated constraints and decisions verbatim) or MODEL.",
+});
+registerEnumType(ContentUnavailable, {
+  name: 'ContentUnavailable',
+  description:
+    'PURGED: the content was deleted from the blob store (forgotten or purged); the events still say what it was (its hash, size and range).',
 });

@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { Connection } from './connection';
 import { ToolCallOutcome, ToolCallStatus, TurnStatus } from './enums';
+import { StepContext } from './step-context.types';
 
 @ObjectType()
 export class Lease {
@@ -52,6 +53,9 @@ export class BlobRef {
 
 @ObjectType({ description: 'A committed model step.' })
 export class TurnStep {
+  @Field(() => ID)
+  turnId!: string;
+
   @Field(() => Int)
   step!: number;
 
@@ -72,6 +76,18 @@ export class TurnStep {
 
   @Field(() => String)
   committedAt!: string;
+
+  @Field(() => StepContext, {
+    nullable: true,
+    description: 'What the prompt was made of and cost; null for steps committed before context accounting.',
+  })
+  context!: StepContext | null;
+
+  /** The turn's workspace, for `prompt`'s authorization (an operator may read another's). */
+  workspaceId!: string;
+
+  /** The archived prompt, for `prompt`; null in a document of turns v1, the event has it then. */
+  promptRef!: BlobRef | null;
 }
 
 @ObjectType({ description: 'An entry of the tool-call ledger.' })
