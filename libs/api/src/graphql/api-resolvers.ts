@@ -5,9 +5,11 @@ import { CorrectionMutationsResolver } from './resolvers/correction-mutations.re
 import { EventsResolver } from './resolvers/events.resolver';
 import { GenerationMutationsResolver } from './resolvers/generation-mutations.resolver';
 import { GenerationResolver } from './resolvers/generation.resolver';
+import { HistorySegmentsResolver } from './resolvers/history-segments.resolver';
 import { MainLineResolver } from './resolvers/main-line.resolver';
 import { MeResolver } from './resolvers/me.resolver';
 import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
+import { TaskContextResolver } from './resolvers/task-context.resolver';
 import { TaskMutationsResolver } from './resolvers/task-mutations.resolver';
 import { TasksResolver } from './resolvers/tasks.resolver';
 import { TurnStepsResolver } from './resolvers/turn-steps.resolver';
@@ -19,6 +21,8 @@ export const apiResolvers = [
   MeResolver,
   MainLineResolver,
   TasksResolver,
+  TaskContextResolver,
+  HistorySegmentsResolver,
   TurnsResolver,
   TurnStepsResolver,
   EventsResolver,
