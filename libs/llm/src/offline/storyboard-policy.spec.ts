@@ -188,6 +188,22 @@ describe('the offline model uses the document and flow tools for a storyboard re
     expect((await complete(found([]))).toolCalls).toEqual([]);
   });
 
+  it('deletes by words with the artefact tools alone (on-demand domains offer them without the document ones)', async () => {
+    const tools = TOOLS.filter((t) => !t.name.startsWith('document.') && t.name !== 'flow.create');
+    const asked: ChatMessage[] = [{ role: 'user', content: 'delete the storyboard' }];
+    const search = onlyCall(await complete(asked, tools));
+    expect(search).toMatchObject({ name: 'asset.search', args: { text: 'storyboard' } });
+    const found = [
+      ...asked,
+      assistantCall(search.id, search.name, search.args),
+      toolOk(search.id, { artifacts: [{ artifactId: DOC }], hasNextPage: false, endCursor: null }),
+    ];
+    expect(onlyCall(await complete(found, tools))).toMatchObject({
+      name: 'artifact.delete',
+      args: { artifactId: DOC },
+    });
+  });
+
   it('picks notes.delete for “delete the note …” even beside artifact.delete', async () => {
     const call = onlyCall(await complete([{ role: 'user', content: 'delete the note 42' }]));
     expect(call.name).toBe('notes.delete');

@@ -29,6 +29,8 @@ const FILLER_WORDS =
 const searchWords = (subject: string) =>
   subject.replace(FILLER_WORDS, ' ').replace(/\s+/g, ' ').trim() || subject.trim();
 const FLOW_WORDS = /(?<!\p{L})(?:flows?|workflows?|nodes?|graph)(?!\p{L})|流程|节点|節點|工作流/iu;
+/** A storyboard request that also asks for a flow (rule 4). */
+export const flowAsked = (text: string) => FLOW_WORDS.test(text);
 
 interface Call {
   name: string;
@@ -96,7 +98,10 @@ type Step = { toolCalls: ModelToolCall[] } | undefined;
  */
 export function storyboardStep(input: StoryboardInput): Step {
   const offered = (name: string) => input.tools.some((t) => t.name === name);
-  if (!offered(STORYBOARD_TOOLS.write) || !offered(STORYBOARD_TOOLS.read)) return undefined;
+  // With on-demand tool domains the artefact tools may be offered without the document ones:
+  // deleting by words needs only the former (rule 0).
+  const documents = offered(STORYBOARD_TOOLS.write) && offered(STORYBOARD_TOOLS.read);
+  if (!documents && !(input.artifactDeleteAsked && offered(STORYBOARD_TOOLS.search))) return undefined;
   const call = (name: string, args: Record<string, unknown>): Step => ({
     toolCalls: [{ id: input.callId, name, arguments: JSON.stringify(args) }],
   });
@@ -108,7 +113,7 @@ export function storyboardStep(input: StoryboardInput): Step {
 
   // 1. A change notice about an artefact this conversation wrote or read, newer than its last
   //    read: read the latest before anything else.
-  const noticed = noticedArtifact(input.messages, results);
+  const noticed = documents ? noticedArtifact(input.messages, results) : undefined;
   if (noticed !== undefined) return call(STORYBOARD_TOOLS.read, { artifactId: noticed });
 
   const since = results.filter((r) => r.index > input.userIndex);
@@ -125,6 +130,7 @@ export function storyboardStep(input: StoryboardInput): Step {
       }
     }
   }
+  if (!documents) return undefined;
   if (latest !== undefined) {
     const { call: made, outcome } = latest;
     // 2. A write refused because the document moved on: re-read it.
@@ -155,7 +161,7 @@ export function storyboardStep(input: StoryboardInput): Step {
       }
     }
     // 4. A storyboard written or read back, and a flow asked for: one node per shot.
-    const flowWanted = input.storyboardAsked && FLOW_WORDS.test(input.userText) && offered(STORYBOARD_TOOLS.flow);
+    const flowWanted = input.storyboardAsked && flowAsked(input.userText) && offered(STORYBOARD_TOOLS.flow);
     const flowMade = since.some((r) => r.call?.name === STORYBOARD_TOOLS.flow);
     if (flowWanted && !flowMade && outcome.ok) {
       if (made?.name === STORYBOARD_TOOLS.write && typeof made.args.text === 'string') {
