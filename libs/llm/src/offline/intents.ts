@@ -88,6 +88,9 @@ export function detectIntent(text: string): Intent | undefined {
   return intent;
 }
 
+/** The message names a note ("delete my note" deletes a note, not an artefact). */
+export const mentionsNote = (text: string) => anyOf(...KEYWORDS.note)(text);
+
 function firstIndex(text: string, patterns: readonly RegExp[]): number {
   const found = patterns.map((p) => p.exec(text)?.index).filter((i): i is number => i !== undefined);
   return found.length > 0 ? Math.min(...found) : Number.POSITIVE_INFINITY;

@@ -21,6 +21,8 @@
  *   the request), fills the arguments from the tool's JSON Schema, and calls that one tool;
  * - after a media tool's result (media-reply.ts) it says the image (video, 3D model, audio) is being
  *   made and will appear in the workspace, or, once the completion arrives, names the artefact;
+ * - when a rule wants a tool of a domain the task state lists as loadable (on-demand tool domains),
+ *   it calls tools.load with that domain first and goes on at the next step (tool-domains.ts);
  * - with nothing to do it greets or acknowledges, and says what it is;
  * - asked for a structured `route_message` or `check_duplicate` answer (the router), it reads the
  *   RoutingPrompt / DuplicatePrompt JSON of the last user message and answers by the rules of
@@ -54,6 +56,7 @@ import { buildArguments, idCandidatesFrom } from './tool-arguments';
 import { routeOffline } from './routing-policy';
 import { storyboardStep } from './storyboard-policy';
 import { readToolResult } from './tool-result';
+import { domainReach, domainsWanted, LOAD_TOOL, loadStep, withoutLoads } from './tool-domains';
 
 export const OFFLINE_MODEL_NAME = 'lomo-offline-policy-1';
 
@@ -95,8 +98,12 @@ export function currentTurnView(messages: readonly ChatMessage[]): ChatMessage[]
 }
 
 function decide(request: CompletionRequest): Decision {
-  const { tools, toolChoice } = request;
-  const messages = currentTurnView(request.messages);
+  const { toolChoice } = request;
+  const turn = currentTurnView(request.messages);
+  // Loading a tool domain is the policy's own bookkeeping (tool-domains.ts): the rules read the
+  // turn without those calls, and tools.load is no tool an intent picks.
+  const messages = withoutLoads(turn);
+  const tools = request.tools.filter((t) => t.name !== LOAD_TOOL);
   const userIndex = lastIndexOfRole(messages, 'user');
   const userText = userIndex >= 0 ? messages[userIndex].content : '';
   const systemTexts = messages.filter((m) => m.role === 'system').map((m) => m.content);
@@ -104,13 +111,21 @@ function decide(request: CompletionRequest): Decision {
 
   const intent = detectIntent(userText);
   const usable = toolChoice === 'none' ? [] : tools;
-  // Unique within a conversation because each step adds messages; stable for the same request.
-  const callId = `offline_${messages.length}_0`;
+  // Unique within a conversation because each step adds messages (a load too); stable for the same request.
+  const callId = `offline_${turn.length}_0`;
+  const results = messages.slice(userIndex + 1).filter((m) => m.role === 'tool');
   if (typeof toolChoice !== 'object') {
     const language = detectLanguage(userText) ?? declaredLanguage(systemTexts) ?? 'en';
+    const reach = domainReach(turn, toolChoice === 'none' ? [] : request.tools);
     // A brief of a known kind, or a turn the runtime started on a checklist: plan-policy.ts.
-    const planned = planStep({ messages, tools: usable, userIndex, userText, intent, language, callId });
+    const planned = planStep({ messages, tools: usable, userIndex, userText, intent, language, callId, reach });
     if (planned !== undefined) return planned;
+    // Before the first call for a request: load the domains its rule needs and is not offered.
+    const loading =
+      intent !== undefined && results.length === 0
+        ? loadStep(domainsWanted(intent, userText, usable), reach, callId, language)
+        : undefined;
+    if (loading !== undefined) return loading;
     const deleting = intent === 'delete' ? pickTool(usable, 'delete', userText) : undefined;
     const storyboard = storyboardStep({
       messages,
@@ -127,7 +142,6 @@ function decide(request: CompletionRequest): Decision {
     if (storyboard !== undefined) return { text: '', toolCalls: storyboard.toolCalls };
   }
 
-  const results = messages.slice(userIndex + 1).filter((m) => m.role === 'tool');
   const latest = results[results.length - 1];
   if (latest?.role === 'tool') {
     const tool = toolNameOf(messages, latest.toolCallId);

@@ -9,6 +9,8 @@ interface Phrases {
   done: (tool: string, summary: string) => string;
   failed: (tool: string, summary: string) => string;
   noTool: (intent: string) => string;
+  /** tools.load was called this turn for these domains and their tools are still not offered. */
+  notLoaded: (domains: string) => string;
   intents: Record<Intent, string>;
   /** A media call answered pending: it is being made and will show up in the workspace. */
   mediaPending: (kind: OfflineMediaKind) => string;
@@ -43,6 +45,7 @@ const SIMPLIFIED: Phrases = {
   done: (tool, summary) => `已完成（${tool}）：${summary}`,
   failed: (tool, summary) => `没有成功（${tool}）：${summary}`,
   noTool: (intent) => `这里无法完成：没有可用的${intent}工具。`,
+  notLoaded: (domains) => `这里无法完成：已请求加载 ${domains} 工具，但它们仍不可用。`,
   intents: { note: '笔记', history: '历史', export: '导出', delete: '删除', storyboard: '分镜文档', media: '媒体生成' },
   mediaPending: (kind) => `正在生成${MEDIA_ZH[kind]}，完成后会出现在工作区。`,
   mediaReady: (kind, id) => `${MEDIA_ZH[kind]}已生成，已放入工作区（${id}）。`,
@@ -55,6 +58,7 @@ const TRADITIONAL: Phrases = {
   done: (tool, summary) => `${toTraditional('已完成')}（${tool}）：${summary}`,
   failed: (tool, summary) => `${toTraditional('没有成功')}（${tool}）：${summary}`,
   noTool: (intent) => toTraditional(SIMPLIFIED.noTool(intent)),
+  notLoaded: (domains) => toTraditional(SIMPLIFIED.notLoaded(domains)),
   intents: {
     note: toTraditional(SIMPLIFIED.intents.note),
     history: toTraditional(SIMPLIFIED.intents.history),
@@ -77,6 +81,7 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `Done (${tool}): ${summary}`,
     failed: (tool, summary) => `That did not work (${tool}): ${summary}`,
     noTool: (intent) => `I cannot do that here: no ${intent} tool is available.`,
+    notLoaded: (domains) => `I cannot do that here: I loaded the ${domains} tools, but they are still not available.`,
     intents: {
       note: 'note-taking',
       history: 'history',
@@ -96,6 +101,8 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `C'est fait (${tool}) : ${summary}`,
     failed: (tool, summary) => `Cela n'a pas marché (${tool}) : ${summary}`,
     noTool: (intent) => `Je ne peux pas le faire ici : aucun outil de ${intent} n'est disponible.`,
+    notLoaded: (domains) =>
+      `Je ne peux pas le faire ici : j'ai chargé les outils ${domains}, mais ils ne sont toujours pas disponibles.`,
     intents: {
       note: 'prise de notes',
       history: 'historique',
@@ -115,6 +122,8 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `Erledigt (${tool}): ${summary}`,
     failed: (tool, summary) => `Das hat nicht geklappt (${tool}): ${summary}`,
     noTool: (intent) => `Das geht hier nicht: Es gibt kein Werkzeug für ${intent}.`,
+    notLoaded: (domains) =>
+      `Das geht hier nicht: Ich habe die Werkzeuge ${domains} geladen, aber sie sind immer noch nicht verfügbar.`,
     intents: {
       note: 'Notizen',
       history: 'den Verlauf',
@@ -134,6 +143,8 @@ export const PHRASES: Record<OfflineLanguage, Phrases> = {
     done: (tool, summary) => `Hecho (${tool}): ${summary}`,
     failed: (tool, summary) => `No funcionó (${tool}): ${summary}`,
     noTool: (intent) => `No puedo hacerlo aquí: no hay ninguna herramienta de ${intent}.`,
+    notLoaded: (domains) =>
+      `No puedo hacerlo aquí: cargué las herramientas ${domains}, pero siguen sin estar disponibles.`,
     intents: {
       note: 'notas',
       history: 'historial',

@@ -20,6 +20,7 @@ import { parseTaskContext, type ChecklistLine } from './plan-context';
 import { kindOfChecklist, nextWorkable, outputOf, planItemOffers, settled } from './plan-items';
 import { mediaStep } from './plan-media';
 import { REVISION_TOOLS, revisionStep } from './plan-revision';
+import { loadStep, type DomainReach, type LoadableDomain } from './tool-domains';
 
 export const PLAN_TOOLS = {
   brief: 'brief.update',
@@ -40,6 +41,8 @@ export interface PlanInput {
   intent: Intent | undefined;
   language: OfflineLanguage;
   callId: string;
+  /** What the step may load (tool-domains.ts): the documents may come with the checklist's stage. */
+  reach: DomainReach;
 }
 
 export type PlanDecision = { text: string; toolCalls: ModelToolCall[] };
@@ -51,7 +54,9 @@ export type PlanDecision = { text: string; toolCalls: ModelToolCall[] };
  */
 export function planStep(input: PlanInput): PlanDecision | undefined {
   const offered = (name: string) => input.tools.some((t) => t.name === name);
-  if (!offered(PLAN_TOOLS.plan) || !offered(PLAN_TOOLS.update) || !offered(PLAN_TOOLS.write)) return undefined;
+  // The documents are offered, or can be: a stage that writes one makes them visible (or a load does).
+  const documents = offered(PLAN_TOOLS.write) || (input.reach.canLoad && input.reach.loadable.includes('document'));
+  if (!offered(PLAN_TOOLS.plan) || !offered(PLAN_TOOLS.update) || !documents) return undefined;
   const context = parseTaskContext(input.messages);
   if (context.taskKind === 'lightweight') return undefined;
   const asked = input.userIndex >= 0;
@@ -73,6 +78,11 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
     toolCalls: [{ id: input.callId, name, arguments: JSON.stringify(args) }],
   });
   const say = (text: string): PlanDecision => ({ text, toolCalls: [] });
+  // A stage whose tool is not offered (an item that declares no output, so its domain is not the
+  // stage's): load its domain, else say there is no such tool.
+  const loadOr = (domain: LoadableDomain, intent: 'storyboard' | 'media'): PlanDecision =>
+    loadStep([domain], input.reach, input.callId, input.language) ??
+    say(PHRASES[input.language].noTool(PHRASES[input.language].intents[intent]));
 
   // After a result: a refusal is reported (no retry loop); a stage marked done is summarized. A
   // revision in place that cannot be made is no refusal: it falls back to a new document.
@@ -138,13 +148,14 @@ export function planStep(input: PlanInput): PlanDecision | undefined {
       if (revision.kind === 'done')
         return markDone({ kind: 'artifact_version', artifactId: revision.artifactId, version: revision.version });
     }
+    if (!offered(PLAN_TOOLS.write)) return loadOr('document', 'storyboard');
     const document = itemDocument(item.itemId, item.title, subject, chinese, note);
     return call(PLAN_TOOLS.write, { title: script(document.title), text: script(document.text) });
   }
 
   // A media item: one generation call per shot (poster), then done with every completed job.
   const tool = pickMediaTool(input.tools, output.media);
-  if (tool === undefined) return say(PHRASES[input.language].noTool(PHRASES[input.language].intents.media));
+  if (tool === undefined) return loadOr(output.media, 'media');
   const media = mediaStep(output.count, tool.name, callsAfter(input.messages, -1), PLAN_TOOLS.update);
   switch (media.kind) {
     case 'call': {
