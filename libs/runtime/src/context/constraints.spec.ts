@@ -44,6 +44,14 @@ describe('the person’s constraints', () => {
     );
   });
 
+  it('a correction without a subject must be the same kind of value: "make it longer" corrects no colour', () => {
+    const first = extractConstraints(task(), ITEM_A, 'The background is white.');
+    expect(extractConstraints(task([noted(ITEM_A, first)]), ITEM_B, 'Make it longer please.')).toEqual([]);
+    expect(extractConstraints(task([noted(ITEM_A, first)]), ITEM_B, '改成深蓝')).toMatchObject([
+      { subject: 'background', replaces: first[0].constraintId },
+    ]);
+  });
+
   it('a correction with nothing in force to correct notes nothing; ids are stable per item and sentence', () => {
     expect(extractConstraints(task(), ITEM_A, 'Make it dark blue.')).toEqual([]);
     expect(extractConstraints(task(), ITEM_A, 'The title is red.')).toEqual(

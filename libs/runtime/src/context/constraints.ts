@@ -95,6 +95,20 @@ function matchSentence(sentence: string): Match | undefined {
   return undefined;
 }
 
+/** Kinds of values a correction without a subject must share with what it corrects. */
+const VALUE_KINDS: ReadonlyArray<RegExp> = [
+  /\b(?:white|black|red|blue|green|yellow|orange|purple|violet|pink|gr[ae]y|brown|gold(?:en)?|silver|navy|teal|beige|cream|dark|light|pastel)\b|[白黑红紅蓝藍绿綠黄黃灰紫粉金银銀棕]|深色|浅色|淺色/iu,
+  /\b(?:small|smaller|big|bigger|large|larger|tiny|huge|wide|narrow)\b|[大小]/iu,
+  /\b(?:short|shorter|long|longer|brief)\b|[长長短]/iu,
+  /\b(?:serif|sans|sans-serif|bold|italic|script|handwritten|monospace)\b|字体|字體/iu,
+];
+
+/** Both statements name a value of one known kind, or the corrected one names none known. */
+function sameKindOfValue(corrected: string, correction: string): boolean {
+  const kinds = VALUE_KINDS.filter((k) => k.test(corrected));
+  return kinds.length === 0 || kinds.some((k) => k.test(correction));
+}
+
 function normalize(subject: string): string {
   return subject.toLowerCase().replace(ARTICLES, '').trim();
 }
@@ -121,10 +135,12 @@ export function extractConstraints(
     if (found === undefined || NOT_SUBJECTS.has(found.subject)) return;
     let subject = found.subject;
     if (PRONOUNS.has(subject)) {
-      // A correction without its subject: the latest constraint stated, here or before.
-      const latest = noted.at(-1)?.subject ?? inForce.at(-1)?.subject;
-      if (latest === undefined) return;
-      subject = latest;
+      // A correction without its subject: the latest constraint stated, here or before, when
+      // the new words are the same kind of value ("make it dark blue" after a colour; "make it
+      // longer" corrects no colour).
+      const latest = noted.at(-1) ?? inForce.at(-1);
+      if (latest === undefined || !sameKindOfValue(latest.statement, found.statement)) return;
+      subject = latest.subject;
     }
     const statement = found.statement.slice(0, 2000);
     const constraintId = deterministicUuid('lomo.runtime.constraint', itemId, String(index));
