@@ -242,6 +242,54 @@ const command: fc.Arbitrary<TaskCommand> = fc.oneof(
       summary: fc.constantFrom('', 'node n1 params'),
     }),
   ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
+      type: fc.constant('LoadToolDomains'),
+      domains: fc.subarray(['image', 'video', 'asset'] as const, { minLength: 1 }),
+      turnId: fc.constantFrom(...turns),
+      step,
+    } as never),
+  ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
+      type: fc.constant('UnloadToolDomains'),
+      domains: fc.subarray(['image', 'video', 'asset'] as const, { minLength: 1 }),
+    } as never),
+  ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
+      type: fc.constant('AppendHistorySegment'),
+      segmentId: fc.constantFrom(ids.item1, ids.item2, ids.item3),
+      covers: fc.constant({ from: { turnId: ids.turn1, step: 1 }, to: { turnId: ids.turn1, step: 2 }, steps: 2 }),
+      text: fc.constant({ hash: 'a'.repeat(64), bytes: 10, contentType: 'text/plain' }),
+      tokens: fc.constant(5),
+      summarizer: fc.constant('extractive'),
+      supersedes: fc.subarray([ids.item1, ids.item2]),
+    } as never),
+  ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
+      type: fc.constant('ExcludeHistorySegments'),
+      segmentIds: fc.subarray([ids.item1, ids.item2, ids.item3], { minLength: 1 }),
+      reason: fc.constantFrom('correction', 'forgotten'),
+    } as never),
+  ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
+      type: fc.constant('NoteConstraints'),
+      itemId: fc.constantFrom(...items),
+      turnId: fc.constantFrom(...turns),
+      step,
+      constraints: fc.constant([
+        { constraintId: ids.checkpoint2, subject: 'background', statement: 'The background is white' },
+      ]),
+    } as never),
+  ),
 );
 
 function assertInboxInvariants(state: TaskState): void {

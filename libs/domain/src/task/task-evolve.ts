@@ -58,6 +58,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     mergedFrom: [],
     turns: [],
     loadedDomains: [],
+    domainLoads: {},
     segments: [],
     constraints: {},
   };
@@ -304,13 +305,21 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       }
       return { ...task, notices };
     }
-    case 'ToolDomainsLoaded':
+    case 'ToolDomainsLoaded': {
+      const at = { turnId: event.data.turnId, step: event.data.step };
+      const domainLoads = { ...task.domainLoads };
+      for (const d of event.data.domains) domainLoads[d] = at;
       return {
         ...task,
         loadedDomains: [...task.loadedDomains, ...event.data.domains.filter((d) => !task.loadedDomains.includes(d))],
+        domainLoads,
       };
-    case 'ToolDomainsUnloaded':
-      return { ...task, loadedDomains: task.loadedDomains.filter((d) => !event.data.domains.includes(d)) };
+    }
+    case 'ToolDomainsUnloaded': {
+      const domainLoads = { ...task.domainLoads };
+      for (const d of event.data.domains) delete domainLoads[d];
+      return { ...task, loadedDomains: task.loadedDomains.filter((d) => !event.data.domains.includes(d)), domainLoads };
+    }
     case 'HistorySegmentAppended':
       return withSegment(task, event.data);
     case 'HistorySegmentsExcluded':

@@ -187,6 +187,8 @@ export interface TaskBase {
   turns: readonly string[];
   /** Domains the model asked for (`tools.load`) and not unloaded since. */
   loadedDomains: readonly LoadableDomain[];
+  /** Where each loaded domain was (last) asked for: a compression unloads only what it covers. */
+  domainLoads: Readonly<Partial<Record<LoadableDomain, HistoryPoint>>>;
   /** History segments in the order they were appended. */
   segments: readonly HistorySegment[];
   /** The person's constraints by id, in the order they were noted. */

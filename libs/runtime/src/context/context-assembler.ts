@@ -96,7 +96,7 @@ export class ContextAssembler {
       tools,
       ...(allowedTools !== undefined ? { allowedTools } : {}),
       domains,
-      loadable: ALL_DOMAINS.filter((d): d is LoadableDomain => d !== 'core' && !domains.includes(d)),
+      loadable: this.loadable(domains),
       profile,
       segments,
       recent,
@@ -124,7 +124,7 @@ export class ContextAssembler {
   private fixedTokens(task: ExistingTask, profile: ProfileView | null, claimedItemIds: readonly string[]): number {
     const domains = this.visible(task);
     const { tools } = this.toolsFor(domains);
-    const tail = describeTask(task, { domains, loadable: [] });
+    const tail = describeTask(task, { domains, loadable: this.loadable(domains) });
     const input = claimedItemIds.reduce((sum, id) => sum + this.count(task.inbox[id]?.text ?? ''), 0);
     return this.countCached(prefixText(profile)) + this.countCached(JSON.stringify(tools)) + this.count(tail) + input;
   }
@@ -137,6 +137,12 @@ export class ContextAssembler {
     const window = this.deps.options.contextTokens;
     const reply = Math.min(REPLY_RESERVE, Math.floor(window * 0.1));
     return Math.max(0, Math.min(Math.floor(window * this.deps.options.historyShare), window - fixed - reply));
+  }
+
+  /** Domains tools.load could add: not visible, and some registered tool belongs to them. */
+  private loadable(visible: readonly ToolDomainName[]): LoadableDomain[] {
+    const provided = new Set(this.deps.tools.list().map((t) => t.domain));
+    return ALL_DOMAINS.filter((d): d is LoadableDomain => d !== 'core' && !visible.includes(d) && provided.has(d));
   }
 
   /** The domains the model may call at this step (all of them when domains are switched off). */
@@ -369,7 +375,7 @@ export class ContextAssembler {
       to: { turnId: last.turnId, step: last.step },
       steps: span.length,
     };
-    const unload = unneededLoadedDomains(task);
+    const unload = unneededLoadedDomains(task, covers.to);
     return [
       await this.segmentCommand(text, covers, [], summarizer.kind),
       ...(unload.length > 0 ? [{ type: 'UnloadToolDomains' as const, domains: unload }] : []),

@@ -32,7 +32,9 @@ describe('visible tool domains', () => {
   it('what the model loaded is added; at a compression boundary the loaded domains the stage does not need go', () => {
     const t = task(plan, done('script'), loaded('asset', 'image', 'video'));
     expect(visibleDomains(t)).toEqual(['core', 'image', 'video', 'asset']);
-    expect(unneededLoadedDomains(t)).toEqual(['asset', 'image']);
+    expect(unneededLoadedDomains(t, { turnId: TURN, step: 3 })).toEqual(['asset', 'image']);
+    // Loaded after what the compression summarizes (step 1 is still shown in full): kept.
+    expect(unneededLoadedDomains(t, { turnId: TURN, step: 0 })).toEqual([]);
     const unloaded: TaskEvent = {
       type: 'ToolDomainsUnloaded',
       data: { domains: ['asset', 'image'], reason: 'compression' },

@@ -1,4 +1,5 @@
-import type { ChecklistItem, ExistingTask, LoadableDomain, ToolDomainName } from '@lomo/domain';
+import type { ChecklistItem, ExistingTask, HistoryPoint, LoadableDomain, ToolDomainName } from '@lomo/domain';
+import { comparePoints } from './history';
 
 /** Canonical order, as the tool registry sorts specs (libs/tools/src/tool.port.ts TOOL_DOMAINS). */
 const ORDER: readonly ToolDomainName[] = ['core', 'image', 'video', 'audio', '3d', 'document', 'asset', 'flow'];
@@ -39,12 +40,19 @@ export function visibleDomains(task: ExistingTask): ToolDomainName[] {
   return ORDER.filter((d) => wanted.has(d));
 }
 
-/** Domains the model loaded that the plan's current stage does not need: unloaded at compression. */
-export function unneededLoadedDomains(task: ExistingTask): LoadableDomain[] {
+/**
+ * Domains the model loaded that the plan's current stage does not need, asked for within the span
+ * a compression summarizes (at or before `upTo`): unloaded at that boundary. One asked for after
+ * it (in the steps still shown in full) stays, so a compression never takes back a fresh load.
+ */
+export function unneededLoadedDomains(task: ExistingTask, upTo: HistoryPoint): LoadableDomain[] {
   const needed = new Set<ToolDomainName>();
   for (const item of task.checklist) {
     const domain = atHand(task, item) ? domainOfOutput(item) : undefined;
     if (domain !== undefined) needed.add(domain);
   }
-  return task.loadedDomains.filter((d) => !needed.has(d));
+  return task.loadedDomains.filter((d) => {
+    const at = task.domainLoads[d];
+    return !needed.has(d) && (at === undefined || comparePoints(task.turns, at, upTo) <= 0);
+  });
 }
