@@ -56,6 +56,7 @@ import { buildArguments, idCandidatesFrom } from './tool-arguments';
 import { routeOffline } from './routing-policy';
 import { storyboardStep } from './storyboard-policy';
 import { readToolResult } from './tool-result';
+import { readStoredResult } from './stored-result';
 import { domainReach, domainsWanted, LOAD_TOOL, loadStep, withoutLoads } from './tool-domains';
 
 export const OFFLINE_MODEL_NAME = 'lomo-offline-policy-1';
@@ -144,6 +145,8 @@ function decide(request: CompletionRequest): Decision {
 
   const latest = results[results.length - 1];
   if (latest?.role === 'tool') {
+    const paging = readStoredResult(latest, turn, usable, callId);
+    if (paging !== undefined) return { text: '', toolCalls: [paging] };
     const tool = toolNameOf(messages, latest.toolCallId);
     const media = mediaReply({
       content: latest.content,
