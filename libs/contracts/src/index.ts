@@ -11,6 +11,7 @@ export * as turnEvents from './events/turn';
 export * as artifactEvents from './events/artifact';
 export * as generationEvents from './events/generation';
 export * as accountEvents from './events/account';
+export * as memoryEvents from './events/memory';
 export {
   artifactKind,
   artifactAuthor,
@@ -30,3 +31,20 @@ export * from './clock';
 export * from './messages/wake-up';
 export * from './api-errors';
 export * from './routing/routing-prompt';
+export {
+  memoryScope,
+  memorySubject,
+  memoryKind,
+  memoryOrigin,
+  evidenceRole,
+  evidenceSource,
+  forgettingTarget,
+  forgettingReport,
+  extractionOutcome,
+  type MemoryScope,
+  type EvidenceRole,
+  type EvidenceSource,
+  type ForgettingTarget,
+  type ForgettingReport,
+  type ExtractionOutcome,
+} from './events/memory';

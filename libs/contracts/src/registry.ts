@@ -5,6 +5,7 @@ import * as turn from './events/turn';
 import * as artifact from './events/artifact';
 import * as generation from './events/generation';
 import * as account from './events/account';
+import * as memory from './events/memory';
 import type { StreamCategory } from './streams';
 import { deterministicUuid } from './ids';
 
@@ -191,6 +192,12 @@ export const eventDefinitions = [
     'History segments are no longer shown to the model.',
   ),
   def('task', 'ConstraintsNoted', task.ConstraintsNoted, "The person's constraints were read from a claimed message."),
+  def(
+    'task',
+    'ContextExcluded',
+    task.ContextExcluded,
+    'A forgetting excluded messages and steps from the context of later steps, by provenance.',
+  ),
   // turn-{turnId}
   def('turn', 'TurnStarted', turn.TurnStarted, 'A turn was started for a task.'),
   def('turn', 'TurnLeased', turn.TurnLeased, 'A worker took the turn lease (generation rises on takeover).'),
@@ -321,6 +328,94 @@ export const eventDefinitions = [
     'GenerationRefunded',
     generation.GenerationRefunded,
     "The job's record of its refund on the account ledger.",
+  ),
+  // memory-{workspaceId}.{userId}
+  def(
+    'memory',
+    'MemoryEvidenceRecorded',
+    memory.MemoryEvidenceRecorded,
+    'A message or observation became evidence for memory.',
+  ),
+  def(
+    'memory',
+    'MemoryExtractionRecorded',
+    memory.MemoryExtractionRecorded,
+    'Extraction from one piece of evidence decided each candidate, one by one.',
+  ),
+  def(
+    'memory',
+    'MemoryVersionCreated',
+    memory.MemoryVersionCreated,
+    'A memory got a new version, linked to its evidence.',
+  ),
+  def(
+    'memory',
+    'MemoryVersionConfirmed',
+    memory.MemoryVersionConfirmed,
+    'Later evidence confirmed a version (no new version).',
+  ),
+  def(
+    'memory',
+    'MemoryVersionSuperseded',
+    memory.MemoryVersionSuperseded,
+    'A memory version was refined or corrected.',
+  ),
+  def(
+    'memory',
+    'ForgettingRequested',
+    memory.ForgettingRequested,
+    'The person asked to forget; it waits for confirmation.',
+  ),
+  def('memory', 'ForgettingConfirmed', memory.ForgettingConfirmed, 'The person confirmed a forgetting.'),
+  def(
+    'memory',
+    'ForgettingCancelled',
+    memory.ForgettingCancelled,
+    'The person cancelled a forgetting before confirming it.',
+  ),
+  def('memory', 'EvidenceRevoked', memory.EvidenceRevoked, 'Evidence may no longer support any memory.'),
+  def(
+    'memory',
+    'MemoryVersionPurged',
+    memory.MemoryVersionPurged,
+    'A version that depended on revoked evidence; its text was deleted.',
+  ),
+  def(
+    'memory',
+    'MemoryEvidenceDetached',
+    memory.MemoryEvidenceDetached,
+    'A CONFIRM-only link to revoked evidence was removed.',
+  ),
+  def(
+    'memory',
+    'ExtractionSuppressed',
+    memory.ExtractionSuppressed,
+    'Claims that extraction from earlier evidence must not produce again.',
+  ),
+  def('memory', 'ProfileVersionPublished', memory.ProfileVersionPublished, 'A new version of the person profile.'),
+  def(
+    'memory',
+    'ProfileVersionPurged',
+    memory.ProfileVersionPurged,
+    'An old profile body was deleted after a forgetting.',
+  ),
+  def(
+    'memory',
+    'EpisodeSummaryWritten',
+    memory.EpisodeSummaryWritten,
+    'A summary of what happened in a piece of work.',
+  ),
+  def(
+    'memory',
+    'EpisodeSummaryInvalidated',
+    memory.EpisodeSummaryInvalidated,
+    'A summary that relied on forgotten content was deleted.',
+  ),
+  def(
+    'memory',
+    'ForgettingCompleted',
+    memory.ForgettingCompleted,
+    'A forgetting cascade finished; its report says what it did.',
   ),
   // account-{workspaceId}
   def('account', 'QuoteIssued', account.QuoteIssued, 'A price was quoted for one generation job.'),

@@ -443,3 +443,14 @@ export const ConstraintsNoted = z.strictObject({
     .min(1)
     .max(50),
 });
+
+/**
+ * A forgetting excluded, by recorded provenance, what this task's later prompts may show: the
+ * forgotten messages and every step whose prompt saw them or a purged memory version (its reply
+ * and its tool results). Never text matching (libs/memory, the forgetting cascade).
+ */
+export const ContextExcluded = z.strictObject({
+  forgettingId: uuid,
+  messageIds: z.array(uuid).max(1000),
+  steps: z.array(z.strictObject({ turnId, step })).max(10_000),
+});

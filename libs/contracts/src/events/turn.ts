@@ -55,6 +55,17 @@ export const stepContext = z.strictObject({
   segments: z.array(uuid).max(1000),
   budgetTokens: z.number().int().min(0),
   promptTokens: z.number().int().min(0),
+  /**
+   * Memory recall for this step (libs/memory): the versions shown in the tail, or why none were.
+   * A recall that timed out or failed is skipped and the step goes on (article §7.4).
+   */
+  memory: z
+    .strictObject({
+      status: z.enum(['recalled', 'none', 'timeout', 'failed', 'disabled']),
+      versionIds: z.array(uuid).max(100),
+      error: z.string().max(300).optional(),
+    })
+    .optional(),
 });
 
 export const ModelStepCommitted = z.strictObject({

@@ -266,6 +266,160 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     },
     invalid: [{ itemId: MSG2, turnId: TURN, step: 3, constraints: [] }],
   },
+  ContextExcluded: {
+    valid: { forgettingId: ENTRY, messageIds: [MSG], steps: [{ turnId: TURN, step: 2 }] },
+    invalid: [{ forgettingId: ENTRY, messageIds: ['nope'], steps: [] }],
+  },
+  MemoryEvidenceRecorded: {
+    valid: {
+      evidenceId: MSG2,
+      source: { kind: 'message', messageId: MSG, taskId: T, language: 'en' },
+      at: AT,
+      fingerprint: HASH,
+    },
+    invalid: [{ evidenceId: MSG2, source: { kind: 'web', url: 'x' }, at: AT, fingerprint: HASH }],
+  },
+  MemoryExtractionRecorded: {
+    valid: {
+      evidenceId: MSG2,
+      extractor: 'offline_rules',
+      candidates: 2,
+      outcomes: [
+        { index: 0, outcome: 'created', memoryId: ART, versionId: JOB },
+        { index: 1, outcome: 'malformed', detail: 'subject missing' },
+      ],
+    },
+    invalid: [
+      { evidenceId: MSG2, extractor: 'offline_rules', candidates: 1, outcomes: [{ index: 0, outcome: 'kept' }] },
+    ],
+  },
+  MemoryVersionCreated: {
+    valid: {
+      memoryId: ART,
+      versionId: JOB,
+      version: 1,
+      subject: 'brand.colour.main',
+      kind: 'fact',
+      scope: { kind: 'long_term' },
+      origin: 'explicit',
+      text: { hash: HASH, bytes: 30, contentType: 'text/plain' },
+      fingerprint: HASH,
+      validFrom: AT,
+      evidence: [{ evidenceId: MSG2, role: 'ORIGIN' }],
+      derivedFrom: [],
+      cause: 'extracted',
+    },
+    invalid: [
+      {
+        memoryId: ART,
+        versionId: JOB,
+        version: 1,
+        subject: 'Brand Colour',
+        kind: 'fact',
+        scope: { kind: 'long_term' },
+        origin: 'explicit',
+        text: { hash: HASH, bytes: 30, contentType: 'text/plain' },
+        fingerprint: HASH,
+        validFrom: AT,
+        evidence: [],
+        derivedFrom: [],
+        cause: 'extracted',
+      },
+    ],
+  },
+  MemoryVersionConfirmed: {
+    valid: { memoryId: ART, versionId: JOB, evidenceId: MSG2 },
+    invalid: [{ memoryId: ART, versionId: JOB }],
+  },
+  MemoryVersionSuperseded: {
+    valid: { memoryId: ART, versionId: JOB, byVersionId: ENTRY, reason: 'corrected', validTo: AT },
+    invalid: [{ memoryId: ART, versionId: JOB, byVersionId: ENTRY, reason: 'deleted' }],
+  },
+  ForgettingRequested: {
+    valid: { forgettingId: ENTRY, target: { kind: 'memory', memoryId: ART }, evidenceIds: [MSG2], requestedBy: 'u1' },
+    invalid: [{ forgettingId: ENTRY, target: { kind: 'memory', memoryId: ART }, evidenceIds: [], requestedBy: 'u1' }],
+  },
+  ForgettingConfirmed: {
+    valid: { forgettingId: ENTRY, confirmedBy: 'u1' },
+    invalid: [{ forgettingId: ENTRY }],
+  },
+  ForgettingCancelled: {
+    valid: { forgettingId: ENTRY, by: 'u1' },
+    invalid: [{ forgettingId: 'x', by: 'u1' }],
+  },
+  EvidenceRevoked: {
+    valid: { forgettingId: ENTRY, evidenceIds: [MSG2] },
+    invalid: [{ forgettingId: ENTRY, evidenceIds: [] }],
+  },
+  MemoryVersionPurged: {
+    valid: { forgettingId: ENTRY, memoryId: ART, versionId: JOB },
+    invalid: [{ forgettingId: ENTRY, memoryId: ART }],
+  },
+  MemoryEvidenceDetached: {
+    valid: { forgettingId: ENTRY, memoryId: ART, versionId: JOB, evidenceId: MSG2 },
+    invalid: [{ forgettingId: ENTRY, memoryId: ART, versionId: JOB }],
+  },
+  ExtractionSuppressed: {
+    valid: { forgettingId: ENTRY, fingerprints: [HASH], throughRevision: 7 },
+    invalid: [{ forgettingId: ENTRY, fingerprints: ['blue'], throughRevision: 7 }],
+  },
+  ProfileVersionPublished: {
+    valid: {
+      version: 2,
+      text: { hash: HASH, bytes: 80, contentType: 'text/plain' },
+      memoryVersionIds: [JOB],
+      reason: 'forgetting',
+      forgettingId: ENTRY,
+    },
+    invalid: [
+      { version: 0, text: { hash: HASH, bytes: 80, contentType: 'text/plain' }, memoryVersionIds: [], reason: 'x' },
+    ],
+  },
+  ProfileVersionPurged: {
+    valid: { version: 1, forgettingId: ENTRY },
+    invalid: [{ version: 0, forgettingId: ENTRY }],
+  },
+  EpisodeSummaryWritten: {
+    valid: {
+      summaryId: CP,
+      taskId: T,
+      text: { hash: HASH, bytes: 200, contentType: 'text/plain' },
+      evidenceIds: [MSG2],
+      memoryVersionIds: [JOB],
+    },
+    invalid: [
+      {
+        summaryId: CP,
+        text: { hash: HASH, bytes: 200, contentType: 'text/plain' },
+        evidenceIds: [],
+        memoryVersionIds: [],
+      },
+    ],
+  },
+  EpisodeSummaryInvalidated: {
+    valid: { summaryId: CP, forgettingId: ENTRY },
+    invalid: [{ summaryId: CP }],
+  },
+  ForgettingCompleted: {
+    valid: {
+      forgettingId: ENTRY,
+      report: {
+        revokedEvidenceIds: [MSG2],
+        purgedVersionIds: [JOB],
+        reextractedVersionIds: [],
+        detached: [],
+        profileVersion: 2,
+        purgedProfileVersions: [1],
+        summariesInvalidated: [CP],
+        summariesRebuilt: [],
+        indexEntriesDeleted: [`memory:${JOB}`],
+        suppressions: [HASH],
+        blobsDeleted: [HASH],
+        excluded: [{ taskId: T, messageIds: [MSG], steps: [{ turnId: TURN, step: 1 }], segmentIds: [] }],
+      },
+    },
+    invalid: [{ forgettingId: ENTRY, report: {} }],
+  },
   TurnStarted: {
     valid: { turnId: TURN, taskId: T, reason: 'message' },
     invalid: [{ turnId: TURN, reason: 'message' }],

@@ -1,6 +1,7 @@
 import { DomainError } from '../decider';
 import type {
   AppendHistorySegment,
+  ExcludeContext,
   ExcludeHistorySegments,
   LoadToolDomains,
   NoteConstraints,
@@ -63,6 +64,22 @@ export function excludeHistorySegments(command: ExcludeHistorySegments, state: T
   });
   if (ids.length === 0) return [];
   return [{ type: 'HistorySegmentsExcluded', data: { segmentIds: ids, reason: command.reason } }];
+}
+
+/**
+ * Once per forgetting: a repeat decides nothing. Allowed on a finished task too, since a finished
+ * task can be reopened or replayed and must not show forgotten content then either.
+ */
+export function excludeContext(command: ExcludeContext, state: TaskState): TaskEvent[] {
+  const task = existing(state);
+  if (task.excluded.forgettings.includes(command.forgettingId)) return [];
+  const { forgettingId } = command;
+  return [
+    {
+      type: 'ContextExcluded',
+      data: { forgettingId, messageIds: [...command.messageIds], steps: command.steps.map((s) => ({ ...s })) },
+    },
+  ];
 }
 
 /** Once per claimed item; a constraint replaces only one still in force. */

@@ -207,6 +207,13 @@ export type ExcludeHistorySegments = {
   segmentIds: readonly string[];
   reason: 'correction' | 'forgotten';
 };
+/** A forgetting's exclusions for this task, once per forgetting (libs/memory's cascade). */
+export type ExcludeContext = {
+  type: 'ExcludeContext';
+  forgettingId: string;
+  messageIds: readonly string[];
+  steps: readonly { turnId: string; step: number }[];
+};
 /** The person's constraints read from a claimed message (at most once per item). */
 export type NoteConstraints = {
   type: 'NoteConstraints';
@@ -221,6 +228,7 @@ export type TaskCommand =
   | UnloadToolDomains
   | AppendHistorySegment
   | ExcludeHistorySegments
+  | ExcludeContext
   | NoteConstraints
   | CreateTask
   | DeliverMessage

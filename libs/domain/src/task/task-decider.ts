@@ -22,6 +22,7 @@ import { closeTurn, openTurn, recordContinuation } from './decide-turn-slot';
 import { acceptMerge, mergeInto, moveMessageOut, updateTaskSummary } from './decide-corrections';
 import {
   appendHistorySegment,
+  excludeContext,
   excludeHistorySegments,
   loadToolDomains,
   noteConstraints,
@@ -96,6 +97,8 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskEvent[] 
       return appendHistorySegment(command, state);
     case 'ExcludeHistorySegments':
       return excludeHistorySegments(command, state);
+    case 'ExcludeContext':
+      return excludeContext(command, state);
     case 'NoteConstraints':
       return noteConstraints(command, state);
     default:

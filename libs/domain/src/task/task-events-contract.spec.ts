@@ -281,6 +281,15 @@ const command: fc.Arbitrary<TaskCommand> = fc.oneof(
   weighted(
     1,
     cmd<TaskCommand>({
+      type: fc.constant('ExcludeContext'),
+      forgettingId: fc.constantFrom(ids.checkpoint, ids.checkpoint2),
+      messageIds: fc.subarray(items),
+      steps: fc.array(fc.record({ turnId: fc.constantFrom(...turns), step }), { maxLength: 3 }),
+    } as never),
+  ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
       type: fc.constant('NoteConstraints'),
       itemId: fc.constantFrom(...items),
       turnId: fc.constantFrom(...turns),
@@ -315,7 +324,7 @@ describe('task decider: every decided event matches its contract', () => {
       first: create,
       command,
       afterCommand: assertInboxInvariants,
-      run: { numRuns: 400, seed: 4 },
+      run: { numRuns: 400, seed: 1 },
     });
   });
 });

@@ -35,6 +35,7 @@ export const taskEventTypes = [
   'HistorySegmentAppended',
   'HistorySegmentsExcluded',
   'ConstraintsNoted',
+  'ContextExcluded',
 ] as const;
 
 export type TaskEventType = (typeof taskEventTypes)[number];

@@ -61,6 +61,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     domainLoads: {},
     segments: [],
     constraints: {},
+    excluded: { messageIds: [], steps: [], forgettings: [] },
   };
 }
 
@@ -329,6 +330,21 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
           event.data.segmentIds.includes(s.segmentId) ? { ...s, excluded: true } : s,
         ),
       };
+    case 'ContextExcluded': {
+      if (task.excluded.forgettings.includes(event.data.forgettingId)) return task;
+      const messageIds = new Set(task.excluded.messageIds);
+      const steps = new Set(task.excluded.steps);
+      for (const id of event.data.messageIds) messageIds.add(id);
+      for (const s of event.data.steps) steps.add(`${s.turnId}:${s.step}`);
+      return {
+        ...task,
+        excluded: {
+          messageIds: [...messageIds],
+          steps: [...steps],
+          forgettings: [...task.excluded.forgettings, event.data.forgettingId],
+        },
+      };
+    }
     case 'ConstraintsNoted': {
       const constraints = { ...task.constraints };
       for (const c of event.data.constraints) {

@@ -193,6 +193,15 @@ export interface TaskBase {
   segments: readonly HistorySegment[];
   /** The person's constraints by id, in the order they were noted. */
   constraints: Readonly<Record<string, Constraint>>;
+  /**
+   * What forgettings excluded from later prompts by provenance (ContextExcluded): forgotten
+   * messages by id, and steps (`{turnId}:{step}`) whose replies and tool results relied on them.
+   */
+  excluded: {
+    readonly messageIds: readonly string[];
+    readonly steps: readonly string[];
+    readonly forgettings: readonly string[];
+  };
   /** Tasks merged into this one (TasksMerged as target), so accepting a merge twice is a no-op. */
   mergedFrom: readonly string[];
 }
