@@ -182,8 +182,8 @@ export const MemoryEvidenceDetached = z.strictObject({
 export const ExtractionSuppressed = z.strictObject({
   forgettingId,
   fingerprints: z.array(sha256Hex).min(1).max(1000),
-  /** Evidence recorded at or before this stream revision is covered. */
-  throughRevision: z.number().int().min(-1),
+  /** Evidence recorded so far (its ordinal, counted from 1 in the stream): later evidence is not covered. */
+  throughEvidence: z.number().int().min(0),
 });
 
 /** A new profile version: a small text made from the standing explicit long-term memories. */

@@ -360,8 +360,8 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     invalid: [{ forgettingId: ENTRY, memoryId: ART, versionId: JOB }],
   },
   ExtractionSuppressed: {
-    valid: { forgettingId: ENTRY, fingerprints: [HASH], throughRevision: 7 },
-    invalid: [{ forgettingId: ENTRY, fingerprints: ['blue'], throughRevision: 7 }],
+    valid: { forgettingId: ENTRY, fingerprints: [HASH], throughEvidence: 7 },
+    invalid: [{ forgettingId: ENTRY, fingerprints: ['blue'], throughEvidence: 7 }],
   },
   ProfileVersionPublished: {
     valid: {
