@@ -2,3 +2,4 @@ export * from './decider';
 export * from './task';
 export * from './turn';
 export * from './main-line';
+export * from './memory';

@@ -12,6 +12,13 @@ export {
   type ProfileSnapshot,
   type ProfileView,
 } from './context/profile-snapshot.port';
+export {
+  MEMORY_RECALL,
+  NoMemoryRecall,
+  type MemoryRecall,
+  type RecallQuery,
+  type RecalledMemory,
+} from './context/memory-recall.port';
 export { extractConstraints, constraintsInForce } from './context/constraints';
 export { visibleDomains } from './context/visible-tools';
 export { TOOL_NOT_VISIBLE } from './process/plan-ledger';

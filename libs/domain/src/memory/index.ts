@@ -1,0 +1,2 @@
+export * from './memory-state';
+export * from './memory-commands';

@@ -1,0 +1,3 @@
+export * from './extraction';
+export * from './forgetting';
+export * from './recall';
