@@ -112,6 +112,7 @@ export async function applyTaskEffects(
         text: routing.deliver.text,
         language: routing.deliver.language,
         ...(routing.deliver.channel !== undefined ? { channel: routing.deliver.channel } : {}),
+        ...(routing.deliver.from !== undefined ? { from: routing.deliver.from } : {}),
       },
       {
         ...options('lomo.inbox-delivery'),

@@ -81,7 +81,8 @@ export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage
     const deliveredTo = await applyTaskEffects(
       { store: this.store, ids: this.ids },
       final,
-      routing,
+      // The sender travels with the delivery: a step recalls that person's memory only.
+      routing.deliver === undefined ? routing : { ...routing, deliver: { ...routing.deliver, from: data.userId } },
       metadata,
       (error, taskId) =>
         this.logger.warn(

@@ -147,6 +147,11 @@ export const MessageDeliveredToInbox = z
      * external system, whose paid work the person confirms call by call. Absent: the person's UI.
      */
     channel: z.enum(['ui', 'api', 'card']).optional(),
+    /**
+     * The person who sent it (absent on deliveries recorded before it was kept): whose memory a
+     * step working on it may recall (a person's memory is theirs alone, even in a shared workspace).
+     */
+    from: userId.optional(),
   })
   .refine((d) => d.itemId === d.messageId, 'itemId equals messageId');
 

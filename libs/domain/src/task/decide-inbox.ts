@@ -27,7 +27,7 @@ export const MAX_NOTICES_PER_STEP = 1000;
  */
 export function deliverMessage(command: DeliverMessage, state: TaskState): TaskEvent[] {
   const task = existing(state);
-  const { itemId, text, language, movedFrom, channel } = command;
+  const { itemId, text, language, movedFrom, channel, from } = command;
   const held = task.inbox[itemId];
   if (held) {
     if (movedFrom === undefined || held.movedFrom?.taskId === movedFrom.taskId) return [];
@@ -44,6 +44,7 @@ export function deliverMessage(command: DeliverMessage, state: TaskState): TaskE
     ...(movedFrom ? { movedFrom: { ...movedFrom } } : {}),
     // Only an integration's channel is recorded: it is what changes how paid work is confirmed.
     ...(channel === 'api' ? { channel } : {}),
+    ...(from !== undefined ? { from } : {}),
   };
   return [{ type: 'MessageDeliveredToInbox', data }];
 }

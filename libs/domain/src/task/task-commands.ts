@@ -43,6 +43,8 @@ export type DeliverMessage = {
   movedFrom?: { taskId: string; note: string; consumedThere: boolean };
   /** How the message came in; `api` is an integration's (see MessageDeliveredToInbox). */
   channel?: InboxChannel;
+  /** The person who sent the message (whose memory may be recalled for it). */
+  from?: string;
 };
 /** `by` is the user id of the person withdrawing their message. */
 export type WithdrawInboxItem = { type: 'WithdrawInboxItem'; itemId: string; by: string };

@@ -35,6 +35,23 @@ const append = (segmentId: string, hash: string, supersedes: string[] = []) => (
 const state = (events: TaskEvent[]) => fold(taskDecider, events) as ExistingTask;
 
 describe('task: context', () => {
+  it('records a forgetting’s exclusions once: a repeat of the same forgetting decides nothing', () => {
+    const exclude = {
+      type: 'ExcludeContext' as const,
+      forgettingId: C1,
+      messageIds: [ids.item1],
+      steps: [{ turnId: ids.turn1, step: 2 }],
+    };
+    const excluded: TaskEvent = {
+      type: 'ContextExcluded',
+      data: { forgettingId: C1, messageIds: [ids.item1], steps: [{ turnId: ids.turn1, step: 2 }] },
+    };
+    given(activeWithInbox()).when(exclude).then([excluded]);
+    given([...activeWithInbox(), excluded]).when(exclude).then([]);
+    const after = state([...activeWithInbox(), excluded]);
+    expect(after.excluded).toEqual({ messageIds: [ids.item1], steps: [`${ids.turn1}:2`], forgettings: [C1] });
+  });
+
   it('loads only domains not loaded yet, and unloads only loaded ones', () => {
     given(activeWithInbox())
       .when({ type: 'LoadToolDomains', domains: ['image', 'image'], turnId: ids.turn1, step: 2 })

@@ -158,7 +158,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         checklist: task.checklist.map((i) => (i.itemId === event.data.itemId ? withItemChange(i, event.data) : i)),
       };
     case 'MessageDeliveredToInbox': {
-      const { itemId, messageId, text, language, movedFrom, channel } = event.data;
+      const { itemId, messageId, text, language, movedFrom, channel, from } = event.data;
       const item: InboxItem = {
         itemId,
         messageId,
@@ -170,6 +170,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
         movedTo: null,
         movedFrom: movedFrom ? { taskId: movedFrom.taskId, consumedThere: movedFrom.consumedThere } : null,
         channel: channel ?? 'ui',
+        from: from ?? null,
       };
       return { ...task, inbox: { ...task.inbox, [itemId]: item } };
     }

@@ -71,6 +71,8 @@ export interface InboxItem {
    * source). Unconsumed, it left this inbox (status `withdrawn`); consumed, it stays as history.
    */
   movedTo: { taskId: string; consumed: boolean } | null;
+  /** The person who sent it; null on deliveries recorded before senders were kept. */
+  from: string | null;
   /** Set when the message arrived here by a move or a merge from another task. */
   movedFrom: { taskId: string; consumedThere: boolean } | null;
   /** How it came in: `api` is an integration's token (an external system), else the person. */

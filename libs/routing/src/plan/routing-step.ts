@@ -18,7 +18,7 @@ export interface PlannedRouting {
   /** For `new`/`lightweight`: the task to create (its id is in the decision). */
   create?: { kind: 'lightweight' | 'persistent'; goal: string; language: string };
   /** The message that goes into the task's inbox (for a card answer: the message the card asked about). */
-  deliver?: { messageId: string; text: string; language: string; channel?: 'ui' | 'api' | 'card' };
+  deliver?: { messageId: string; text: string; language: string; channel?: 'ui' | 'api' | 'card'; from?: string };
   /** A lightweight task the person keeps revising becomes persistent. */
   upgrade?: { reason: string };
 }

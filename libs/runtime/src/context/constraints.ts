@@ -114,8 +114,12 @@ function normalize(subject: string): string {
 }
 
 /** Constraints still in force, latest last. */
-export function constraintsInForce(task: Pick<ExistingTask, 'constraints'>): Constraint[] {
-  return Object.values(task.constraints).filter((c) => c.withdrawnBy === null);
+export function constraintsInForce(
+  task: Pick<ExistingTask, 'constraints'> & Partial<Pick<ExistingTask, 'excluded'>>,
+): Constraint[] {
+  // A constraint read from a message the person asked to forget goes with it (ContextExcluded).
+  const forgotten = new Set(task.excluded?.messageIds ?? []);
+  return Object.values(task.constraints).filter((c) => c.withdrawnBy === null && !forgotten.has(c.itemId));
 }
 
 /**

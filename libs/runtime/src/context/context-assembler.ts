@@ -18,7 +18,8 @@ import { TurnView } from '../streams/turn-view';
 import type { RuntimeDeps } from '../worker/runtime-deps';
 import type { TurnSession } from '../worker/turn-session';
 import { withdrawnStatements } from './constraints';
-import { ContextBuilder, describeSegments, prefixText, type Prompt } from './context-builder';
+import { ContextBuilder, describeMemories, describeSegments, prefixText, type Prompt } from './context-builder';
+import type { RecalledMemory } from './memory-recall.port';
 import { describeTask } from './describe-task';
 import {
   activeSegments,
@@ -41,6 +42,9 @@ const MAX_TURNS_CACHED = 500;
 const MAX_COMPRESSIONS_PER_STEP = 8;
 /** A compression brings history back to this share of its budget. */
 const COMPRESS_TO = 0.9;
+/** Memories a step shows at most, and how long it waits for them. */
+const RECALL_LIMIT = 8;
+const RECALL_TIMEOUT_MS = 300;
 /** Tokens kept free for the model's reply (at most a tenth of the window). */
 const REPLY_RESERVE = 4_096;
 
@@ -76,8 +80,12 @@ export class ContextAssembler {
   private count = (text: string): number => (this.deps.tokenizer ?? { count: estimateTokens }).count(text);
 
   async assemble(session: TurnSession, step: number, claimedItemIds: readonly string[]): Promise<AssembledContext> {
-    const profile = await (this.deps.profile ?? new FixedProfileSnapshot()).current(session.workspaceId, null);
-    await this.maintain(session, this.fixedTokens(existingTask(session.task.state), profile, claimedItemIds));
+    const before = existingTask(session.task.state);
+    const person = personOf(before, claimedItemIds);
+    const profile = await (this.deps.profile ?? new FixedProfileSnapshot()).current(session.workspaceId, person);
+    const memory = await this.recall(session.workspaceId, person, before, claimedItemIds);
+    const memoryTokens = memory.memories.length === 0 ? 0 : this.count(describeMemories(memory.memories));
+    await this.maintain(session, this.fixedTokens(before, profile, claimedItemIds) + memoryTokens);
     const task = existingTask(session.task.state);
     const turn = existingTurn(session.turn.state);
     const { segments, recent } = await this.history(session, task, turn, step);
@@ -98,12 +106,76 @@ export class ContextAssembler {
       domains,
       loadable: this.loadable(domains),
       profile,
+      memories: memory.memories,
       segments,
       recent,
       countTokens: (text) => this.countCached(text),
     });
     const previous = this.lastPrefix.get(task.taskId) ?? (await this.previousFacts(session, task, turn));
-    return { prompt, context: this.record(task, prompt, profile, domains, segments, previous) };
+    return {
+      prompt,
+      context: { ...this.record(task, prompt, profile, domains, segments, previous), memory: memory.record },
+    };
+  }
+
+  /**
+   * The person's memories for this step, asked with a deadline (article §7.4): a recall that
+   * fails or times out is skipped, the step records why, and the task goes on without memory.
+   */
+  private async recall(
+    workspaceId: string,
+    person: string | null,
+    task: ExistingTask,
+    claimedItemIds: readonly string[],
+  ): Promise<{ memories: RecalledMemory[]; record: NonNullable<StepContext['memory']> }> {
+    const recall = this.deps.recall;
+    if (recall === undefined || person === null)
+      return { memories: [], record: { status: 'disabled', versionIds: [] } };
+    const text = [task.goal, task.brief?.text ?? '', ...claimedItemIds.map((id) => task.inbox[id]?.text ?? '')]
+      .filter((t) => t !== '')
+      .join('\n');
+    const controller = new AbortController();
+    const timeoutMs = this.deps.recallTimeoutMs ?? RECALL_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve('timeout');
+      }, timeoutMs);
+    });
+    try {
+      const asked = recall.recall({
+        workspaceId,
+        userId: person,
+        taskId: task.taskId,
+        text,
+        limit: RECALL_LIMIT,
+        signal: controller.signal,
+      });
+      asked.catch(() => undefined);
+      const result = await Promise.race([asked, deadline]);
+      if (result === 'timeout') {
+        this.deps.logger.warn(
+          { taskId: task.taskId, timeoutMs },
+          'memory recall timed out; the step goes on without it',
+        );
+        return { memories: [], record: { status: 'timeout', versionIds: [] } };
+      }
+      const memories = result.slice(0, RECALL_LIMIT);
+      return {
+        memories,
+        record: { status: memories.length === 0 ? 'none' : 'recalled', versionIds: memories.map((m) => m.versionId) },
+      };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.logger.warn(
+        { taskId: task.taskId, error: message },
+        'memory recall failed; the step goes on without it',
+      );
+      return { memories: [], record: { status: 'failed', versionIds: [], error: message.slice(0, 300) } };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The prefix facts of the task's latest committed step: this turn's, else the turn before. */
@@ -191,7 +263,8 @@ export class ContextAssembler {
   ): Promise<HistoryStep[]> {
     const covered = coveredUpTo(task);
     const firstTurn = covered === null ? 0 : Math.max(0, task.turns.indexOf(covered.turnId));
-    const withdrawnCount = withdrawnStatements(task).length;
+    // Both only grow, so their sum changes whenever either does: a rendered turn is redone then.
+    const withdrawnCount = withdrawnStatements(task).length + task.excluded.forgettings.length;
     const steps: HistoryStep[] = [];
     for (let index = firstTurn; index < task.turns.length; index += 1) {
       const turnId = task.turns[index];
@@ -451,6 +524,19 @@ export class ContextAssembler {
       promptTokens,
     };
   }
+}
+
+/**
+ * Whose memory a step may recall: the sender of the latest message it claimed, else of the latest
+ * message the task holds. A person's memory is theirs alone, even in a shared workspace.
+ */
+function personOf(task: ExistingTask, claimedItemIds: readonly string[]): string | null {
+  for (const id of [...claimedItemIds].reverse()) {
+    const from = task.inbox[id]?.from;
+    if (from != null) return from;
+  }
+  const held = Object.values(task.inbox).filter((i) => i.from !== null);
+  return held.length === 0 ? null : held[held.length - 1].from;
 }
 
 /** Calls of a committed step that have their outcome (what its rendering depends on). */

@@ -2,6 +2,7 @@ import type { ChangeNotice, ExistingTask, InboxItem, LoadableDomain, ToolDomainN
 import type { ChatMessage, ToolSpec } from '@lomo/llm';
 import { describeNotices, describeTask } from './describe-task';
 import { turnMarker, type HistoryStep, type ShownSegment } from './history';
+import type { RecalledMemory } from './memory-recall.port';
 import type { ProfileView } from './profile-snapshot.port';
 import { SYSTEM_RULES } from './system-rules';
 
@@ -41,6 +42,8 @@ export interface ContextInput {
   domains: readonly ToolDomainName[];
   loadable: readonly LoadableDomain[];
   profile: ProfileView | null;
+  /** The person's memories recalled for this step (tail), best first; empty when none or skipped. */
+  memories?: readonly RecalledMemory[];
   /** Shown segments, oldest first. */
   segments: readonly ShownSegment[];
   /** Every step after what the segments cover, earlier turns' and this turn's, in order. */
@@ -98,6 +101,8 @@ export class ContextBuilder {
       });
       if (input.notices !== undefined && input.notices.length > 0)
         messages.push({ role: 'system', content: describeNotices(input.notices) });
+      if (input.memories !== undefined && input.memories.length > 0)
+        messages.push({ role: 'system', content: describeMemories(input.memories) });
     });
     layer('input', () => {
       for (const item of input.claimed) messages.push({ role: 'user', content: item.text });
@@ -124,6 +129,20 @@ export function describeSegments(segments: readonly ShownSegment[]): string {
       `[steps ${s.covers.from.turnId.slice(0, 8)}#${s.covers.from.step} to ${s.covers.to.turnId.slice(0, 8)}#${s.covers.to.step}, ${s.covers.steps} steps]\n${s.text}`,
   );
   return `Earlier in this task (summaries of older steps, oldest first; the events keep the full record):\n\n${parts.join('\n\n')}`;
+}
+
+/**
+ * Recalled memories in the tail (article §7.1): the person's own words are marked apart from the
+ * system's guesses, and the task's brief and latest messages win over anything remembered.
+ */
+export function describeMemories(memories: readonly RecalledMemory[]): string {
+  const lines = memories.map((m) => {
+    const marks = [m.origin === 'inferred' ? 'inferred, not said by the person' : 'said by the person'];
+    if (m.scope === 'task') marks.push('for this task');
+    marks.push(`since ${m.validFrom.slice(0, 10)}`);
+    return `- ${m.text} (${marks.join('; ')})`;
+  });
+  return `Remembered about the person (recalled for this step; the brief and the latest messages win over these):\n${lines.join('\n')}`;
 }
 
 /** A turn marker is a few words: its count is fixed rather than counted every step. */

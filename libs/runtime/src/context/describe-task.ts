@@ -7,7 +7,9 @@ import { constraintsInForce } from './constraints';
  * its checklist lines (libs/llm/src/offline/README.md).
  */
 export function describeTask(task: ExistingTask, extra: TailExtras): string {
-  const lines = [`Task goal: ${task.goal}`, `Language of the person: ${task.language}`, `Task kind: ${task.kind}`];
+  // The goal is the first message's words: a forgotten first message takes them along.
+  const goal = task.excluded.messageIds.includes(task.originMessageId) ? FORGOTTEN_GOAL : task.goal;
+  const lines = [`Task goal: ${goal}`, `Language of the person: ${task.language}`, `Task kind: ${task.kind}`];
   lines.push(`Autonomy: ${AUTONOMY[task.autonomy]}`);
   const budgets = planBudgetLine(task);
   if (budgets !== null) lines.push(budgets);
@@ -32,6 +34,9 @@ export function describeTask(task: ExistingTask, extra: TailExtras): string {
   );
   return lines.join('\n');
 }
+
+const FORGOTTEN_GOAL =
+  '(left out: the person asked to forget the message this task started from; follow the brief and the latest messages)';
 
 export interface TailExtras {
   /** The domains visible at this step. */

@@ -39,12 +39,17 @@ export const turnMarker = (reason: string): ChatMessage => ({ role: 'system', co
 export function renderHistoryStep(task: ExistingTask, turn: ExistingTurn, step: number): ChatMessage[] {
   const committed = turn.steps[step - 1];
   if (committed === undefined) return [];
+  // Excluded by a forgetting's recorded provenance (ContextExcluded): the step's reply and tool
+  // results relied on forgotten content, so none of it is shown, only that something was left out.
+  if (task.excluded.steps.includes(`${turn.turnId}:${step}`)) return [{ role: 'system', content: EXCLUDED_STEP }];
   const out: ChatMessage[] = [];
   const shown = noticesConsumedAt(task, turn.turnId, step);
   if (shown.length > 0) out.push({ role: 'system', content: describeNotices(shown) });
   for (const itemId of committed.consumedItemIds) {
     const item = task.inbox[itemId];
-    if (item !== undefined) out.push({ role: 'user', content: withoutWithdrawn(task, itemId, item.text) });
+    if (item === undefined) continue;
+    if (task.excluded.messageIds.includes(item.messageId)) out.push({ role: 'user', content: FORGOTTEN_MESSAGE });
+    else out.push({ role: 'user', content: withoutWithdrawn(task, itemId, item.text) });
   }
   const calls = committed.calls;
   out.push({
@@ -57,6 +62,10 @@ export function renderHistoryStep(task: ExistingTask, turn: ExistingTurn, step: 
   for (const call of calls) out.push({ role: 'tool', toolCallId: call.callId, content: renderCallOutcome(call) });
   return out;
 }
+
+/** What stands in for a step or a message left out by a forgetting: never any of their words. */
+export const EXCLUDED_STEP = '(A step is left out here: it relied on something the person asked to forget.)';
+export const FORGOTTEN_MESSAGE = '(A message the person asked to forget.)';
 
 /** Orders history points: by turn (its place among the task's turns), then step. */
 export function comparePoints(turns: readonly string[], a: HistoryPoint, b: HistoryPoint): number {

@@ -52,7 +52,7 @@ export interface WorkerOptions {
   /** Decorates the worker's store (e.g. to record what the store refused). */
   wrapStore?: (store: EventStore) => EventStore;
   /** Context parts of the worker's own (a profile that changes version, a tokenizer, a summarizer). */
-  context?: Pick<RuntimeDeps, 'profile' | 'tokenizer' | 'summarizer'>;
+  context?: Pick<RuntimeDeps, 'profile' | 'tokenizer' | 'summarizer' | 'recall' | 'recallTimeoutMs'>;
 }
 
 /** One worker of a harness, with the parts a test looks at. */
@@ -226,19 +226,23 @@ export class RuntimeHarness {
   async createTask(
     text: string,
     kind: 'persistent' | 'lightweight' = 'persistent',
+    /** The sender, as the router records it (whose memory a step may recall); absent as before. */
+    from?: string,
   ): Promise<{ taskId: string; itemId: string }> {
     const taskId = randomUUID();
     const itemId = randomUUID();
     await this.decideOnTask(taskId, [
       { type: 'CreateTask', taskId, kind, goal: text, language: 'en', originMessageId: itemId },
-      { type: 'DeliverMessage', itemId, text, language: 'en' },
+      { type: 'DeliverMessage', itemId, text, language: 'en', ...(from !== undefined ? { from } : {}) },
     ]);
     return { taskId, itemId };
   }
 
-  async deliver(taskId: string, text: string): Promise<string> {
+  async deliver(taskId: string, text: string, from?: string): Promise<string> {
     const itemId = randomUUID();
-    await this.decideOnTask(taskId, [{ type: 'DeliverMessage', itemId, text, language: 'en' }]);
+    await this.decideOnTask(taskId, [
+      { type: 'DeliverMessage', itemId, text, language: 'en', ...(from !== undefined ? { from } : {}) },
+    ]);
     return itemId;
   }
 

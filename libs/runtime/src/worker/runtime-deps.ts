@@ -12,6 +12,7 @@ import type { Scheduler } from '../timing/scheduler';
 import type { PlanQuoter } from '../process/plan-budget';
 import type { ProfileSnapshot } from '../context/profile-snapshot.port';
 import type { HistorySummarizer } from '../context/summarizer';
+import type { MemoryRecall } from '../context/memory-recall.port';
 
 /** What a worker stands on; every part is a port, so tests swap in fakes and fault points. */
 export interface RuntimeDeps {
@@ -33,6 +34,10 @@ export interface RuntimeDeps {
   tokenizer?: { count(text: string): number };
   /** The person's profile for the stable prefix; absent: a fixed one (until memory exists). */
   profile?: ProfileSnapshot;
+  /** The person's memories for a step's tail; absent: nothing is recalled (recorded as `disabled`). */
+  recall?: MemoryRecall;
+  /** How long a step waits for recall before it goes on without memory (default 300 ms). */
+  recallTimeoutMs?: number;
   /** Writes history segments; absent: the extractive summarizer. */
   summarizer?: HistorySummarizer;
 }
