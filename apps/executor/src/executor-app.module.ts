@@ -7,6 +7,7 @@ import {
   WorkspaceReadSideModule,
   GenerationOrdersModule,
   type ExecutorModuleOptions,
+  MemoryWorkerModule,
 } from '@lomo/application';
 
 /** The executor as a process of its own (distributed mode): the platform plus the runtime. */
@@ -24,6 +25,8 @@ export class ExecutorAppModule {
         WorkspaceModule.register(),
         // The media tools: they order jobs; apps/generation runs them.
         ...(config.LOMO_GENERATION === 'on' ? [GenerationOrdersModule.register(config)] : []),
+        // Memory runs beside the steps that recall it (its recall index is this process's).
+        MemoryWorkerModule.register(),
         ExecutorModule.register({ workspace: WorkspaceReadSideModule.register(config), ...options.executor }),
       ],
     };

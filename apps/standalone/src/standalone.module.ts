@@ -13,6 +13,7 @@ import {
   GenerationModule,
   GenerationOrdersModule,
   type GenerationModuleOptions,
+  MemoryWorkerModule,
 } from '@lomo/application';
 import { ApiModule } from '@lomo/api';
 import { NotifierModule } from '@lomo/webhooks';
@@ -51,6 +52,8 @@ export class StandaloneModule {
       imports: [
         PlatformModule.forRoot(config, options),
         MessagesModule,
+        // Memory's background worker, and the recall and profile the executor's steps read.
+        MemoryWorkerModule.register(),
         // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API, the tools and the executor
         // (unless the caller binds a workspace of its own, as tests with a fake do).
         ...(options.workspace ? [] : [WorkspaceModule.register()]),

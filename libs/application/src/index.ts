@@ -40,3 +40,4 @@ export { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS, COMMAND_DEPS } from '
 export type { StarterTools } from './executor/starter-tools.provider';
 export * from './workspace';
 export * from './generation';
+export * from './memory-worker';

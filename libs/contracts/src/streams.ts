@@ -29,6 +29,8 @@ export const streams = {
   artifact: (artifactId: string) => `artifact-${artifactId}`,
   /** One paid media job; jobId derives from (workspaceId, idempotencyKey) (libs/generation/src/job/job-ids.ts). */
   generation: (jobId: string) => `generation-${jobId}`,
+  /** One person's memory in one workspace, private to that person (DESIGN.md §3, §4 "Tenancy"). */
+  memory: (workspaceId: string, userId: string) => `memory-${workspaceId}.${userId}`,
   /** The workspace's money ledger: quotes, approvals, reservations, charges, refunds, limits. */
   account: (workspaceId: string) => `account-${workspaceId}`,
   /**

@@ -49,6 +49,8 @@ export { routeOffline, scoreCandidates, ROUTING_POLICY } from './offline/routing
 export { checkDuplicateOffline, DUPLICATE_POLICY } from './offline/duplicate-policy';
 export * from './embedding-provider.port';
 export { HashingEmbeddingProvider, HASHING_EMBEDDING_DEFAULTS } from './embeddings/hashing-embedding-provider';
+export { ConceptEmbeddingProvider, CONCEPT_EMBEDDING_DEFAULTS } from './embeddings/concept-embedding-provider';
+export { CREATIVE_LEXICON, type LexiconConcept } from './embeddings/creative-lexicon';
 export {
   OpenAIEmbeddingProvider,
   OPENAI_EMBEDDING_DEFAULTS,

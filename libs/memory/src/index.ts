@@ -1,3 +1,5 @@
 export * from './extraction';
 export * from './forgetting';
 export * from './recall';
+export * from './profile';
+export * from './worker';

@@ -18,6 +18,10 @@ import {
   type RuntimeOptions,
   type RuntimeOptionsInput,
   type Scheduler,
+  MEMORY_RECALL,
+  PROFILE_SNAPSHOT,
+  type MemoryRecall,
+  type ProfileSnapshot,
 } from '@lomo/runtime';
 import { TOOL_REGISTRY, type ToolDecorator, type ToolRegistry } from '@lomo/tools';
 import {
@@ -142,6 +146,8 @@ export class ExecutorModule {
             LOGGER,
             METRICS,
             { token: GENERATION_REQUESTS, optional: true },
+            { token: MEMORY_RECALL, optional: true },
+            { token: PROFILE_SNAPSHOT, optional: true },
           ],
           useFactory: (
             config: LomoConfig,
@@ -156,6 +162,8 @@ export class ExecutorModule {
             logger: Logger,
             registry: Metrics,
             generation?: GenerationRequests,
+            recall?: MemoryRecall,
+            profile?: ProfileSnapshot,
           ) =>
             new ExecutorRuntime(
               {
@@ -174,6 +182,9 @@ export class ExecutorModule {
                 // The generation providers price a plan's paid items for its budget card.
                 ...(generation !== undefined ? { planQuoter: generation } : {}),
                 tokenizer: tokenizerFromConfig(config),
+                // Memory (MemoryWorkerModule) recalls into the tail and supplies the profile snapshot.
+                ...(recall !== undefined ? { recall } : {}),
+                ...(profile !== undefined ? { profile } : {}),
                 // A configured model writes history summaries; the offline default summarizes extractively.
                 ...(config.LOMO_MODEL_PROVIDER === 'openai' ? { summarizer: new ModelSummarizer(model) } : {}),
               },

@@ -1,2 +1,7 @@
 export * from './memory-state';
 export * from './memory-commands';
+export * from './memory-events';
+export * from './memory-errors';
+export * from './memory-queries';
+export { memoryDecider, decideMemory } from './memory-decider';
+export { evolveMemory, initialMemoryState } from './memory-evolve';

@@ -1,0 +1,105 @@
+import { handleCommand } from '@lomo/command-handling';
+import { streams, type EventEnvelope, type WriteMetadata } from '@lomo/contracts';
+import { taskDecider, taskEventTypes, type ExistingTask, type TaskCommand, type TaskEvent } from '@lomo/domain';
+import type { EventStore } from '@lomo/eventstore';
+import type { IdGenerator } from '@lomo/contracts';
+
+export interface TaskExclusion {
+  taskId: string;
+  messageIds: string[];
+  steps: { turnId: string; step: number }[];
+  segmentIds: string[];
+}
+
+interface StepRecord {
+  consumedItemIds: string[];
+  context?: { memory?: { versionIds: string[] } };
+}
+
+/**
+ * What a forgetting excludes from a task's later prompts, by recorded provenance only (article
+ * §7.3, last paragraphs): the forgotten messages the task holds; every committed step that
+ * consumed one of them or was shown a purged memory version (ModelStepCommitted.context.memory),
+ * whose reply and tool results relied on them; and the history segments that summarize such a
+ * step. Never text matching: an unrelated "blue sky" stays.
+ */
+export async function findExclusion(
+  store: Pick<EventStore, 'readStream'>,
+  taskId: string,
+  forgottenMessageIds: ReadonlySet<string>,
+  purgedVersionIds: ReadonlySet<string>,
+): Promise<TaskExclusion | null> {
+  const events = await store.readStream(streams.task(taskId)).catch(() => [] as EventEnvelope[]);
+  if (events.length === 0) return null;
+  let state = taskDecider.initialState();
+  for (const e of events) state = taskDecider.evolve(state, { type: e.type, data: e.data } as TaskEvent);
+  if (state.status === 'none') return null;
+  const task = state as ExistingTask;
+  const messageIds = Object.values(task.inbox)
+    .map((i) => i.messageId)
+    .filter((id) => forgottenMessageIds.has(id));
+  const steps: { turnId: string; step: number }[] = [];
+  for (const turnId of task.turns) {
+    const turn = await store.readStream(streams.turn(turnId)).catch(() => [] as EventEnvelope[]);
+    for (const e of turn) {
+      if (e.type !== 'ModelStepCommitted') continue;
+      const data = e.data as StepRecord & { step: number };
+      const sawMessage = data.consumedItemIds.some((id) => forgottenMessageIds.has(id));
+      const sawVersion = (data.context?.memory?.versionIds ?? []).some((id) => purgedVersionIds.has(id));
+      if (sawMessage || sawVersion) steps.push({ turnId, step: data.step });
+    }
+  }
+  const position = (turnId: string, step: number) => [task.turns.indexOf(turnId), step] as const;
+  const before = (a: readonly [number, number], b: readonly [number, number]) =>
+    a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]);
+  const segmentIds = task.segments
+    .filter((s) => !s.excluded)
+    .filter((s) =>
+      steps.some((x) => {
+        const p = position(x.turnId, x.step);
+        return (
+          before(position(s.covers.from.turnId, s.covers.from.step), p) &&
+          before(p, position(s.covers.to.turnId, s.covers.to.step))
+        );
+      }),
+    )
+    .map((s) => s.segmentId);
+  if (messageIds.length === 0 && steps.length === 0 && segmentIds.length === 0) return null;
+  return { taskId, messageIds, steps, segmentIds };
+}
+
+/**
+ * Writes one task's exclusion (idempotent per forgetting): segments first, then ContextExcluded,
+ * and a fresh routing summary when the task's current one was written after an excluded step's
+ * turn (the routing index and its summary vector then follow the projection).
+ */
+export async function applyExclusion(
+  deps: { store: EventStore; ids: IdGenerator },
+  exclusion: TaskExclusion,
+  forgettingId: string,
+  metadata: WriteMetadata,
+): Promise<void> {
+  const commands: TaskCommand[] = [];
+  if (exclusion.segmentIds.length > 0)
+    commands.push({ type: 'ExcludeHistorySegments', segmentIds: exclusion.segmentIds, reason: 'forgotten' });
+  commands.push({ type: 'ExcludeContext', forgettingId, messageIds: exclusion.messageIds, steps: exclusion.steps });
+  await handleCommand(
+    deps.store,
+    streams.task(exclusion.taskId),
+    taskDecider,
+    (state) => {
+      if (state.status === 'none') return [];
+      if (state.excluded.forgettings.includes(forgettingId)) return [];
+      const excludedTurns = new Set(exclusion.steps.map((s) => s.turnId));
+      const stale =
+        state.summary !== null && (excludedTurns.size > 0 || exclusion.messageIds.includes(state.originMessageId));
+      const goal = exclusion.messageIds.includes(state.originMessageId)
+        ? 'A task (its first message was forgotten).'
+        : state.goal;
+      return stale
+        ? [...commands, { type: 'UpdateTaskSummary' as const, summary: goal.slice(0, 1000), by: metadata.actor }]
+        : commands;
+    },
+    { eventTypes: taskEventTypes, metadata, ids: deps.ids },
+  );
+}

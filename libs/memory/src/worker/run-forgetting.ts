@@ -1,0 +1,198 @@
+import { streams, type EventEnvelope, type ForgettingReport } from '@lomo/contracts';
+import { forgettingScope, type EvidenceState, type MemoryState } from '@lomo/domain';
+import { planForgetting, toApplyForgetting, type StandingMemory } from '../forgetting';
+import { renderProfile } from '../profile';
+import { applyExclusion, findExclusion, type TaskExclusion } from './exclude-in-tasks';
+import type { MemoryRunner } from './memory-runner';
+import { mergeDrafts, preExtract } from './reextraction-drafts';
+import { claimOf, claimsOf, renderEpisodeSummary } from './render-texts';
+
+/**
+ * A confirmed forgetting, end to end (article §7.3, figure 8), in steps that each survive a crash:
+ * 1. plan the cascade from the state (revoke, purge, detach, suppress, re-extract, profile,
+ *    summaries), store the new texts, and append it all as one ApplyForgetting;
+ * 2. delete the blobs it names, remove the recall index entries, and exclude by provenance in
+ *    every task of the person: the forgotten messages and the steps that relied on them;
+ * 3. append ForgettingCompleted with the report.
+ * Step 1 happens once (the decider refuses a second apply); 2 and 3 are idempotent and are redone
+ * from the applied events when a crash interrupted them.
+ */
+export async function runForgetting(
+  runner: MemoryRunner,
+  workspaceId: string,
+  userId: string,
+  forgettingId: string,
+): Promise<ForgettingReport | null> {
+  const deps = runner.runnerDeps;
+  let state = await runner.fold(workspaceId, userId);
+  const forgetting = state.forgettings[forgettingId];
+  if (forgetting === undefined || forgetting.status === 'requested' || forgetting.status === 'cancelled') return null;
+  if (forgetting.status === 'completed') return forgetting.report;
+  const metadata = { ...runner.metadata(workspaceId), correlationId: forgettingId };
+
+  if (forgetting.status === 'confirmed') {
+    const scope = forgettingScope(state, forgetting.evidenceIds);
+    const revoked = new Set(forgetting.evidenceIds);
+    const left = new Set<string>();
+    for (const v of scope.purged) for (const l of v.evidence) if (!revoked.has(l.evidenceId)) left.add(l.evidenceId);
+    const leftEvidence = [...left].map((id) => state.evidence[id]).filter((e): e is EvidenceState => e !== undefined);
+    const answers = await preExtract({ extractor: deps.extractor, texts: runner.texts }, state, leftEvidence);
+    const stored = await runner.textsByHash(storedHashes(state));
+    const plan = planForgetting({
+      state,
+      forgettingId,
+      now: deps.clock.now().toISOString(),
+      newId: () => deps.ids.uuid(),
+      reextract: (remaining, suppressed) => mergeDrafts(answers, remaining, suppressed),
+      renderProfile: (standing) => renderProfile(profileLines(standing, stored)),
+      renderSummary: ({ summary, memories }) => renderEpisodeSummary(summary.taskId, claimsOf(memories, stored)),
+    });
+    const refs = new Map<string, Awaited<ReturnType<MemoryRunner['putText']>>>();
+    for (const t of plan.texts) refs.set(t.key, await runner.putText(t.text));
+    await runner.decide(workspaceId, userId, [toApplyForgetting(plan, refs)]);
+    state = await runner.fold(workspaceId, userId);
+  }
+
+  // Step 2, from what the apply recorded (so a re-run after a crash does the same).
+  const applied = await appliedEvents(runner, workspaceId, userId, forgettingId);
+  const blobs = blobsToDelete(applied, await createdRefs(runner, workspaceId, userId));
+  for (const hash of blobs) await deps.blobs.delete(hash);
+  const purged = applied
+    .filter((e) => e.type === 'MemoryVersionPurged')
+    .map((e) => (e.data as { versionId: string }).versionId);
+  const invalidated = applied
+    .filter((e) => e.type === 'EpisodeSummaryInvalidated')
+    .map((e) => (e.data as { summaryId: string }).summaryId);
+  const indexEntries = [...purged.map((id) => `memory:${id}`), ...invalidated.map((id) => `summary:${id}`)];
+  await deps.indexer?.syncPerson({ workspaceId, userId }, state);
+
+  const forgottenMessages = new Set(
+    forgetting.evidenceIds.flatMap((id) => {
+      const source = state.evidence[id]?.source;
+      return source?.kind === 'message' ? [source.messageId] : [];
+    }),
+  );
+  const tasks = new Set(
+    Object.values(state.evidence).flatMap((e) => (e.source.taskId === undefined ? [] : [e.source.taskId])),
+  );
+  const excluded: TaskExclusion[] = [];
+  for (const taskId of [...tasks].sort()) {
+    const exclusion = await findExclusion(deps.store, taskId, forgottenMessages, new Set(purged));
+    if (exclusion === null) continue;
+    await applyExclusion(deps, exclusion, forgettingId, metadata);
+    excluded.push(exclusion);
+  }
+
+  const report = reportOf(applied, { blobs, indexEntries, excluded, state, forgettingId });
+  await runner.decide(workspaceId, userId, [{ type: 'CompleteForgetting', forgettingId, report }]);
+  deps.logger.info(
+    {
+      workspaceId,
+      forgettingId,
+      purged: report.purgedVersionIds.length,
+      reextracted: report.reextractedVersionIds.length,
+      tasks: excluded.length,
+    },
+    'forgetting completed',
+  );
+  return report;
+}
+
+/** Every blob hash a current or superseded version, the profile or a summary holds (renderers read them). */
+function storedHashes(state: MemoryState): string[] {
+  return [
+    ...Object.values(state.versions).flatMap((v) => (v.text === null ? [] : [v.text.hash])),
+    ...Object.values(state.summaries).flatMap((s) => (s.text === null ? [] : [s.text.hash])),
+  ];
+}
+
+function profileLines(standing: readonly StandingMemory[], stored: ReadonlyMap<string, string>) {
+  return standing
+    .filter((m) => m.origin === 'explicit' && m.scope.kind === 'long_term')
+    .flatMap((m) => {
+      const text = m.draftText ?? (m.text === null ? undefined : stored.get(m.text.hash));
+      return text === undefined ? [] : [{ subject: m.subject, text: claimOf(text) }];
+    });
+}
+
+/** The events of the forgetting's one apply (appended with the forgetting id as correlation). */
+async function appliedEvents(runner: MemoryRunner, workspaceId: string, userId: string, forgettingId: string) {
+  const events = await runner.runnerDeps.store.readStream(streams.memory(workspaceId, userId));
+  return events.filter((e) => e.metadata.correlationId === forgettingId);
+}
+
+/** Blob refs by what they belong to: versions by id, profiles by version, summaries by id. */
+async function createdRefs(runner: MemoryRunner, workspaceId: string, userId: string) {
+  const events = await runner.runnerDeps.store.readStream(streams.memory(workspaceId, userId));
+  const refs = new Map<string, string>();
+  for (const e of events) {
+    const d = e.data as { versionId?: string; version?: number; summaryId?: string; text?: { hash: string } };
+    if (e.type === 'MemoryVersionCreated') refs.set(`v:${d.versionId}`, d.text!.hash);
+    if (e.type === 'ProfileVersionPublished') refs.set(`p:${d.version}`, d.text!.hash);
+    if (e.type === 'EpisodeSummaryWritten') refs.set(`s:${d.summaryId}`, d.text!.hash);
+  }
+  return refs;
+}
+
+function blobsToDelete(applied: readonly EventEnvelope[], refs: ReadonlyMap<string, string>): string[] {
+  const out = new Set<string>();
+  for (const e of applied) {
+    const d = e.data as { versionId?: string; version?: number; summaryId?: string };
+    const key =
+      e.type === 'MemoryVersionPurged'
+        ? `v:${d.versionId}`
+        : e.type === 'ProfileVersionPurged'
+          ? `p:${d.version}`
+          : e.type === 'EpisodeSummaryInvalidated'
+            ? `s:${d.summaryId}`
+            : undefined;
+    const hash = key === undefined ? undefined : refs.get(key);
+    if (hash !== undefined) out.add(hash);
+  }
+  // A text still held by something that stands (the same words in a new version) is kept.
+  const kept = new Set<string>();
+  for (const e of applied) {
+    const d = e.data as { text?: { hash: string } };
+    if (
+      (e.type === 'MemoryVersionCreated' ||
+        e.type === 'ProfileVersionPublished' ||
+        e.type === 'EpisodeSummaryWritten') &&
+      d.text
+    )
+      kept.add(d.text.hash);
+  }
+  return [...out].filter((h) => !kept.has(h)).sort();
+}
+
+function reportOf(
+  applied: readonly EventEnvelope[],
+  extra: {
+    blobs: string[];
+    indexEntries: string[];
+    excluded: TaskExclusion[];
+    state: MemoryState;
+    forgettingId: string;
+  },
+): ForgettingReport {
+  const data = <T>(type: string) => applied.filter((e) => e.type === type).map((e) => e.data as T);
+  const profile = data<{ version: number }>('ProfileVersionPublished')[0];
+  return {
+    revokedEvidenceIds: data<{ evidenceIds: string[] }>('EvidenceRevoked').flatMap((d) => d.evidenceIds),
+    purgedVersionIds: data<{ versionId: string }>('MemoryVersionPurged').map((d) => d.versionId),
+    reextractedVersionIds: data<{ versionId: string }>('MemoryVersionCreated').map((d) => d.versionId),
+    detached: data<{ versionId: string; evidenceId: string }>('MemoryEvidenceDetached').map(
+      ({ versionId, evidenceId }) => ({
+        versionId,
+        evidenceId,
+      }),
+    ),
+    profileVersion: profile?.version ?? null,
+    purgedProfileVersions: data<{ version: number }>('ProfileVersionPurged').map((d) => d.version),
+    summariesInvalidated: data<{ summaryId: string }>('EpisodeSummaryInvalidated').map((d) => d.summaryId),
+    summariesRebuilt: data<{ summaryId: string }>('EpisodeSummaryWritten').map((d) => d.summaryId),
+    indexEntriesDeleted: extra.indexEntries,
+    suppressions: data<{ fingerprints: string[] }>('ExtractionSuppressed').flatMap((d) => d.fingerprints),
+    blobsDeleted: extra.blobs,
+    excluded: extra.excluded,
+  };
+}
