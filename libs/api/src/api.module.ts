@@ -28,7 +28,7 @@ import { graphqlBodyErrorHandler } from './http/body-error.handler';
 import { GraphqlGateMiddleware } from './http/graphql-gate.middleware';
 import { MediaController } from './http/media.controller';
 import { TokenBucketRateLimiter } from './limits/token-bucket';
-import { MessagesModule, TaskCommandsModule } from '@lomo/application';
+import { MemoryCommandsModule, MessagesModule, TaskCommandsModule } from '@lomo/application';
 import { liveApiProviders } from './subscriptions/live-api.providers';
 import { subscriptionSettings, type SubscriptionSettings } from './subscriptions/subscription-settings';
 import { StreamOwnership } from './tenancy/stream-ownership';
@@ -83,6 +83,7 @@ export class ApiModule implements NestModule, OnModuleInit {
         CqrsModule,
         MessagesModule,
         TaskCommandsModule,
+        MemoryCommandsModule,
         // Before the read side: a workspace the caller binds (a test's fake) wins over the
         // read side's own WORKSPACE_READ_MODEL (Nest takes the first import exporting a token).
         ...(options.workspace ? [options.workspace] : []),

@@ -41,3 +41,4 @@ export type { StarterTools } from './executor/starter-tools.provider';
 export * from './workspace';
 export * from './generation';
 export * from './memory-worker';
+export * from './memory';

@@ -139,6 +139,7 @@ describe('ProjectorModule: bus feed, change notices, consistency, metrics and he
         { name: 'generation_jobs', state: 'live' },
         { name: 'accounts', state: 'live' },
         { name: 'account_ledger', state: 'live' },
+        { name: 'memories', state: 'live' },
       ],
     });
   });

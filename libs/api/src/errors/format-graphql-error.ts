@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isLomoError, type LomoError, ApiError, ApiErrorCodes } from '@lomo/contracts';
-import { DomainError, MainLineErrors, TaskErrors } from '@lomo/domain';
+import { DomainError, MainLineErrors, MemoryErrors, TaskErrors } from '@lomo/domain';
 import type { Logger } from '@lomo/observability';
 import { ArtifactRefusedError } from '@lomo/workspace';
 
@@ -21,6 +21,10 @@ const NOT_FOUND_CODES = new Set<string>([
   'DEAD_LETTER_NOT_FOUND',
   // An artefact of another workspace reads as one that does not exist.
   'ARTIFACT_NOT_FOUND',
+  // Memory is read and changed on the caller's own stream only: unknown ids are just not found.
+  MemoryErrors.MEMORY_NOT_FOUND,
+  MemoryErrors.FORGETTING_NOT_FOUND,
+  MemoryErrors.EVIDENCE_UNKNOWN,
 ]);
 
 /**

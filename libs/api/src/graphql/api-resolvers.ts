@@ -8,6 +8,9 @@ import { GenerationResolver } from './resolvers/generation.resolver';
 import { HistorySegmentsResolver } from './resolvers/history-segments.resolver';
 import { MainLineResolver } from './resolvers/main-line.resolver';
 import { MeResolver } from './resolvers/me.resolver';
+import { MemoryVersionFieldsResolver, ProfileFieldsResolver } from './resolvers/memory-fields.resolver';
+import { MemoryMutationsResolver } from './resolvers/memory-mutations.resolver';
+import { MemoryQueriesResolver } from './resolvers/memory-queries.resolver';
 import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
 import { TaskContextResolver } from './resolvers/task-context.resolver';
 import { TaskMutationsResolver } from './resolvers/task-mutations.resolver';
@@ -34,5 +37,9 @@ export const apiResolvers = [
   ArtifactMutationsResolver,
   GenerationResolver,
   GenerationMutationsResolver,
+  MemoryQueriesResolver,
+  MemoryVersionFieldsResolver,
+  ProfileFieldsResolver,
+  MemoryMutationsResolver,
   ...liveResolvers,
 ] as const;

@@ -19,6 +19,9 @@ import {
   projectorSettings,
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
+  MEMORY_READ_MODEL,
+  MemoryReadModel,
+  memoryProjections,
 } from '@lomo/read-models';
 import { DocumentStoreWorkspaceReadModel, WORKSPACE_READ_MODEL, workspaceProjections } from '@lomo/workspace';
 import { DocumentStoreGenerationReadModel, GENERATION_READ_MODEL, generationProjections } from '@lomo/generation';
@@ -85,6 +88,7 @@ export class ApiReadSideModule {
               ...readModelProjections,
               ...workspaceProjections,
               ...generationProjections,
+              ...memoryProjections,
             ]),
           inject: [API_DOCUMENT_STORE, ProjectionAliases],
         },
@@ -100,9 +104,15 @@ export class ApiReadSideModule {
             new DocumentStoreGenerationReadModel(documents, (name) => aliases.collectionOf(name), clock),
           inject: [API_DOCUMENT_STORE, ProjectionAliases, CLOCK],
         },
+        {
+          provide: MEMORY_READ_MODEL,
+          useFactory: (documents: DocumentStore, aliases: ProjectionAliases) =>
+            new MemoryReadModel(documents, (name) => aliases.collectionOf(name)),
+          inject: [API_DOCUMENT_STORE, ProjectionAliases],
+        },
         ReadSideLifecycle,
       ],
-      exports: [READ_MODELS, READ_MODEL_CONSISTENCY, WORKSPACE_READ_MODEL, GENERATION_READ_MODEL],
+      exports: [READ_MODELS, READ_MODEL_CONSISTENCY, WORKSPACE_READ_MODEL, GENERATION_READ_MODEL, MEMORY_READ_MODEL],
     };
   }
 }

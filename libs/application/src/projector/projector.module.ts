@@ -22,6 +22,9 @@ import {
   PROJECTOR_SETTINGS,
   READ_MODEL_CONSISTENCY,
   READ_MODELS,
+  MEMORY_READ_MODEL,
+  MemoryReadModel,
+  memoryProjections,
 } from '@lomo/read-models';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@lomo/llm';
 import { DocumentStoreGenerationReadModel, GENERATION_READ_MODEL, generationProjections } from '@lomo/generation';
@@ -74,6 +77,7 @@ export class ProjectorModule {
       eraseProjectionType(routingIndexProjection),
       ...workspaceProjections,
       ...generationProjections,
+      ...memoryProjections,
     ];
     return {
       module: ProjectorModule,
@@ -180,6 +184,12 @@ export class ProjectorModule {
           inject: [DOCUMENT_STORE, PROJECTION_RUNNER, CLOCK],
         },
         {
+          provide: MEMORY_READ_MODEL,
+          useFactory: (documents: DocumentStore, runner: ProjectionRunner) =>
+            new MemoryReadModel(documents, (name) => runner.aliases.collectionOf(name)),
+          inject: [DOCUMENT_STORE, PROJECTION_RUNNER],
+        },
+        {
           provide: ARTIFACT_BINDINGS,
           useFactory: (workspace: DocumentStoreWorkspaceReadModel) => new ProjectedArtifactBindings(workspace),
           inject: [WORKSPACE_READ_MODEL],
@@ -211,6 +221,7 @@ export class ProjectorModule {
         EMBEDDING_PROVIDER,
         WORKSPACE_READ_MODEL,
         GENERATION_READ_MODEL,
+        MEMORY_READ_MODEL,
         ARTIFACT_BINDINGS,
       ],
     };

@@ -134,10 +134,16 @@ export class MemoryRunner {
   }
 
   /** Decides and appends on the person's memory stream; a refusal propagates (the caller re-plans). */
-  async decide(workspaceId: string, userId: string, commands: MemoryCommand[], cause?: EventEnvelope) {
+  async decide(
+    workspaceId: string,
+    userId: string,
+    commands: MemoryCommand[],
+    cause?: EventEnvelope,
+    metadata: WriteMetadata = this.metadata(workspaceId, cause),
+  ) {
     return handleCommand(this.deps.store, streams.memory(workspaceId, userId), memoryDecider, () => commands, {
       eventTypes: memoryEventTypes,
-      metadata: this.metadata(workspaceId, cause),
+      metadata,
       ids: this.deps.ids,
     });
   }

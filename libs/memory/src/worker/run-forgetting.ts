@@ -1,6 +1,6 @@
 import { streams, type EventEnvelope, type ForgettingReport } from '@lomo/contracts';
 import { forgettingScope, type EvidenceState, type MemoryState } from '@lomo/domain';
-import { planForgetting, toApplyForgetting, type StandingMemory } from '../forgetting';
+import { planForgetting, toApplyForgetting, type StandingMemory, type VersionDraft } from '../forgetting';
 import { renderProfile } from '../profile';
 import { applyExclusion, findExclusion, type TaskExclusion } from './exclude-in-tasks';
 import type { MemoryRunner } from './memory-runner';
@@ -36,6 +36,11 @@ export async function runForgetting(
     const left = new Set<string>();
     for (const v of scope.purged) for (const l of v.evidence) if (!revoked.has(l.evidenceId)) left.add(l.evidenceId);
     const leftEvidence = [...left].map((id) => state.evidence[id]).filter((e): e is EvidenceState => e !== undefined);
+    const suppressedNow = new Set([
+      ...scope.purged.map((v) => v.fingerprint),
+      ...forgetting.evidenceIds.flatMap((id) => (state.evidence[id] ? [state.evidence[id].fingerprint] : [])),
+      ...state.suppressions.map((s) => s.fingerprint),
+    ]);
     const answers = await preExtract({ extractor: deps.extractor, texts: runner.texts }, state, leftEvidence);
     const stored = await runner.textsByHash(storedHashes(state));
     const plan = planForgetting({
@@ -45,11 +50,16 @@ export async function runForgetting(
       newId: () => deps.ids.uuid(),
       reextract: (remaining, suppressed) => mergeDrafts(answers, remaining, suppressed),
       renderProfile: (standing) => renderProfile(profileLines(standing, stored)),
-      renderSummary: ({ summary, memories }) => renderEpisodeSummary(summary.taskId, claimsOf(memories, stored)),
+      // What is left of the summary's sources: its standing memories, and what its remaining
+      // evidence re-extracts to (a new memory, such as a pairing once a main colour is forgotten).
+      renderSummary: ({ summary, evidence, memories }) =>
+        renderEpisodeSummary(summary.taskId, [
+          ...new Set([...claimsOf(memories, stored), ...remainingClaims(answers, evidence, suppressedNow)]),
+        ]),
     });
     const refs = new Map<string, Awaited<ReturnType<MemoryRunner['putText']>>>();
     for (const t of plan.texts) refs.set(t.key, await runner.putText(t.text));
-    await runner.decide(workspaceId, userId, [toApplyForgetting(plan, refs)]);
+    await runner.decide(workspaceId, userId, [toApplyForgetting(plan, refs)], undefined, metadata);
     state = await runner.fold(workspaceId, userId);
   }
 
@@ -84,7 +94,7 @@ export async function runForgetting(
   }
 
   const report = reportOf(applied, { blobs, indexEntries, excluded, state, forgettingId });
-  await runner.decide(workspaceId, userId, [{ type: 'CompleteForgetting', forgettingId, report }]);
+  await runner.decide(workspaceId, userId, [{ type: 'CompleteForgetting', forgettingId, report }], undefined, metadata);
   deps.logger.info(
     {
       workspaceId,
@@ -96,6 +106,16 @@ export async function runForgetting(
     'forgetting completed',
   );
   return report;
+}
+
+function remainingClaims(
+  answers: ReadonlyMap<string, readonly VersionDraft[]>,
+  evidence: readonly EvidenceState[],
+  suppressed: ReadonlySet<string>,
+): string[] {
+  return evidence.flatMap((e) =>
+    (answers.get(e.evidenceId) ?? []).filter((d) => !suppressed.has(d.fingerprint)).map((d) => claimOf(d.text)),
+  );
 }
 
 /** Every blob hash a current or superseded version, the profile or a summary holds (renderers read them). */

@@ -42,3 +42,23 @@ export { inboxItemsProjection, inboxItemDocumentId } from './inbox/inbox-items.p
 export type { InboxItemDocument, InboxItemStatus } from './inbox/inbox-item.document';
 export { turnsProjection } from './turns/turns.projection';
 export type { StepContext, TurnDocument, TurnStep, TurnToolCall } from './turns/turn.document';
+export { memoriesProjection } from './memory/memories.projection';
+export { memoryProjections } from './memory/memory-projections';
+export { memoryDocumentId } from './memory/memory-ids';
+export {
+  MEMORY_READ_MODEL,
+  MemoryReadModel,
+  type MemoryListFilter,
+  type MemoryOwner,
+} from './memory/memory-read-model';
+export type {
+  EpisodeSummaryEntry,
+  ForgettingEntry,
+  MemoryDocument,
+  MemoryEvidenceEntry,
+  MemoryScopeKind,
+  MemoryTextRef,
+  MemoryVersionEntry,
+  MemoryVersionStatus,
+  ProfileVersionEntry,
+} from './memory/memory.document';

@@ -40,16 +40,21 @@ export function renderHistoryStep(task: ExistingTask, turn: ExistingTurn, step: 
   const committed = turn.steps[step - 1];
   if (committed === undefined) return [];
   // Excluded by a forgetting's recorded provenance (ContextExcluded): the step's reply and tool
-  // results relied on forgotten content, so none of it is shown, only that something was left out.
-  if (task.excluded.steps.includes(`${turn.turnId}:${step}`)) return [{ role: 'system', content: EXCLUDED_STEP }];
+  // results relied on forgotten content, so they are left out (the person's own messages it
+  // consumed stay, unless forgotten themselves).
+  const excluded = task.excluded.steps.includes(`${turn.turnId}:${step}`);
   const out: ChatMessage[] = [];
-  const shown = noticesConsumedAt(task, turn.turnId, step);
+  const shown = excluded ? [] : noticesConsumedAt(task, turn.turnId, step);
   if (shown.length > 0) out.push({ role: 'system', content: describeNotices(shown) });
   for (const itemId of committed.consumedItemIds) {
     const item = task.inbox[itemId];
     if (item === undefined) continue;
     if (task.excluded.messageIds.includes(item.messageId)) out.push({ role: 'user', content: FORGOTTEN_MESSAGE });
     else out.push({ role: 'user', content: withoutWithdrawn(task, itemId, item.text) });
+  }
+  if (excluded) {
+    out.push({ role: 'system', content: EXCLUDED_STEP });
+    return out;
   }
   const calls = committed.calls;
   out.push({
@@ -64,7 +69,8 @@ export function renderHistoryStep(task: ExistingTask, turn: ExistingTurn, step: 
 }
 
 /** What stands in for a step or a message left out by a forgetting: never any of their words. */
-export const EXCLUDED_STEP = '(A step is left out here: it relied on something the person asked to forget.)';
+export const EXCLUDED_STEP =
+  '(The agent’s reply and tool results here are left out: they relied on something the person asked to forget.)';
 export const FORGOTTEN_MESSAGE = '(A message the person asked to forget.)';
 
 /** Orders history points: by turn (its place among the task's turns), then step. */

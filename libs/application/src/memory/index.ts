@@ -1,0 +1,16 @@
+export { MemoryCommandsModule } from './memory-commands.module';
+export {
+  CorrectPersonMemory,
+  RequestMemoryForgetting,
+  ConfirmMemoryForgetting,
+  CancelMemoryForgetting,
+  type PersonOnMemory,
+  type MemoryWriteResult,
+  type CorrectionResult as MemoryCorrectionResult,
+  type ForgettingImpact,
+  type ForgettingResult,
+  type ForgettingRequestResult,
+} from './memory-commands';
+export { decideOnMemory, type MemoryCommandDeps } from './memory-stream';
+export { forgettingImpact } from './forgetting-impact';
+export { evidenceFingerprint } from './correction-plan';

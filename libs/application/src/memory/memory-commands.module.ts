@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import {
+  CancelMemoryForgettingHandler,
+  ConfirmMemoryForgettingHandler,
+  CorrectPersonMemoryHandler,
+  RequestMemoryForgettingHandler,
+} from './memory-command-handlers';
+
+/**
+ * The person's commands on their own memory as CQRS commands: correct a memory, ask to forget,
+ * confirm or cancel. Needs the platform's EVENT_STORE, ID_GENERATOR, BLOB_STORE and CLOCK. The
+ * forgetting itself is the cascade runner's, once a forgetting is confirmed.
+ */
+@Module({
+  imports: [CqrsModule],
+  providers: [
+    CorrectPersonMemoryHandler,
+    RequestMemoryForgettingHandler,
+    ConfirmMemoryForgettingHandler,
+    CancelMemoryForgettingHandler,
+  ],
+})
+export class MemoryCommandsModule {}
