@@ -34,6 +34,15 @@ export class StandingAfter {
     this.texts = new Map(texts.map((t) => [t.key, t.text]));
   }
 
+  /** Every re-extracted version, as it will stand. */
+  drafts(): StandingMemory[] {
+    return [...this.reextracted.values()].map((draft) => ({
+      ...draft.data,
+      text: null,
+      draftText: this.texts.get(draft.textKey) ?? '',
+    }));
+  }
+
   /** The standing replacement for a listed version: itself if it still stands, else its memory's standing version. */
   replacement(versionId: string): StandingMemory | null {
     const listed = this.state.versions[versionId];
@@ -83,7 +92,9 @@ export function planProfile(
 ): { profile: PlannedProfile; text: PlannedText } | null {
   const current = currentProfile(state);
   if (!scope.profileAffected || current === undefined) return null;
-  const entries = uniqueBy(current.memoryVersionIds.map((id) => standing.replacement(id)))
+  // What the profile listed, each entry by what stands for it now, and what re-extraction found
+  // on the person's own remaining words (a new memory, e.g. a pairing once a main colour is gone).
+  const entries = uniqueBy([...current.memoryVersionIds.map((id) => standing.replacement(id)), ...standing.drafts()])
     .filter((m) => m.origin === 'explicit' && m.scope.kind === 'long_term')
     .slice(0, MAX_PROFILE_ENTRIES);
   const version = lastProfileVersion(state) + 1;
