@@ -87,7 +87,7 @@ describe('standalone process (npm start)', () => {
     } finally {
       if (app.child.exitCode === null) app.child.kill('SIGKILL');
     }
-  });
+  }, 60_000);
 
   it('refuses to start on a wrong configuration value, naming the variable', async () => {
     const child = spawn(process.execPath, ['-r', './scripts/register.cjs', 'apps/standalone/src/main.ts'], {
@@ -99,5 +99,5 @@ describe('standalone process (npm start)', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toMatch(/PORT/);
-  });
+  }, 30_000);
 });

@@ -95,6 +95,8 @@ describe('router delivery: SQLite store, in-process bus, relay', () => {
       messageId,
       text: 'Dessine-moi une affiche bleue',
       language: 'fr',
+      // The sender, whose memory a step working on it may recall.
+      from: 'u1',
     });
     for (const written of [...routing, ...task]) {
       expect(written.metadata).toMatchObject({
