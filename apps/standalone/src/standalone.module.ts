@@ -14,6 +14,7 @@ import {
   GenerationOrdersModule,
   type GenerationModuleOptions,
   MemoryWorkerModule,
+  type MemoryWorkerModuleOptions,
 } from '@lomo/application';
 import { ApiModule } from '@lomo/api';
 import { NotifierModule } from '@lomo/webhooks';
@@ -41,6 +42,8 @@ export class StandaloneModule {
        * test/integration/api/support/standalone-killed-before-paid-call.ts); `npm start` sets none.
        */
       generationHooks?: GenerationModuleOptions['hooks'];
+      /** Memory's extractor of a test's own (e.g. one that fails, for the dead-letter drill). */
+      memory?: MemoryWorkerModuleOptions;
     } = {},
   ): DynamicModule {
     // One projector instance: the API reads through it (read models, consistency tokens).
@@ -53,7 +56,7 @@ export class StandaloneModule {
         PlatformModule.forRoot(config, options),
         MessagesModule,
         // Memory's background worker, and the recall and profile the executor's steps read.
-        MemoryWorkerModule.register(),
+        MemoryWorkerModule.register(options.memory),
         // Global: ARTIFACT_COMMANDS / ARTIFACT_READER for the API, the tools and the executor
         // (unless the caller binds a workspace of its own, as tests with a fake do).
         ...(options.workspace ? [] : [WorkspaceModule.register()]),

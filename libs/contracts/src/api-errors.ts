@@ -18,6 +18,8 @@ export const ApiErrorCodes = {
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   /** The app runs without the shared workspace bound: artefact operations cannot be served. */
   WORKSPACE_UNAVAILABLE: 'WORKSPACE_UNAVAILABLE',
+  /** This process runs no memory worker (distributed: the executor app does): ask that one. */
+  MEMORY_UNAVAILABLE: 'MEMORY_UNAVAILABLE',
   BAD_REQUEST: 'BAD_REQUEST',
   INVALID_CONSISTENCY_TOKEN: 'INVALID_CONSISTENCY_TOKEN',
   CONSISTENCY_TIMEOUT: 'CONSISTENCY_TIMEOUT',

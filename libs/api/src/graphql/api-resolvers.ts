@@ -10,6 +10,7 @@ import { MainLineResolver } from './resolvers/main-line.resolver';
 import { MeResolver } from './resolvers/me.resolver';
 import { MemoryVersionFieldsResolver, ProfileFieldsResolver } from './resolvers/memory-fields.resolver';
 import { MemoryMutationsResolver } from './resolvers/memory-mutations.resolver';
+import { MemoryOperationsResolver } from './resolvers/memory-operations.resolver';
 import { MemoryQueriesResolver } from './resolvers/memory-queries.resolver';
 import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
 import { TaskContextResolver } from './resolvers/task-context.resolver';
@@ -41,5 +42,6 @@ export const apiResolvers = [
   MemoryVersionFieldsResolver,
   ProfileFieldsResolver,
   MemoryMutationsResolver,
+  MemoryOperationsResolver,
   ...liveResolvers,
 ] as const;

@@ -4,7 +4,7 @@ import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
 import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
-import { ConceptEmbeddingProvider, type ModelProvider } from '@lomo/llm';
+import { ConceptEmbeddingProvider, type EmbeddingProvider, type ModelProvider } from '@lomo/llm';
 import {
   IndexedMemoryRecall,
   MemoryIndexCatalog,
@@ -20,6 +20,7 @@ import { LOGGER, type Logger } from '@lomo/observability';
 import { SqliteSearchIndex, type SearchIndex } from '@lomo/routing';
 import { MEMORY_RECALL, PROFILE_SNAPSHOT } from '@lomo/runtime';
 import { modelProviderFrom } from '../model-provider-from-config';
+import { embeddingProviderFrom } from '../routing-read/routing-read.providers';
 import { projectorSettings } from '@lomo/read-models';
 import { MemoryWorkerService } from './memory-worker.service';
 import { MEMORY_INDEXER, MEMORY_RUNNER, MEMORY_SEARCH } from './memory-worker.tokens';
@@ -49,10 +50,19 @@ export class MemoryWorkerModule {
       global: true,
       providers: [
         { provide: CATALOG, useValue: new MemoryIndexCatalog() },
-        { provide: EMBEDDER, useValue: new ConceptEmbeddingProvider() },
+        {
+          // A configured semantic embedder (an OpenAI-compatible endpoint) when there is one; else
+          // the local concept embedder (bench/memory/README.md says what it can and cannot do).
+          provide: EMBEDDER,
+          useFactory: (config: LomoConfig): EmbeddingProvider => {
+            const configured = embeddingProviderFrom(config);
+            return configured.kind === 'semantic' ? configured : new ConceptEmbeddingProvider();
+          },
+          inject: [LOMO_CONFIG],
+        },
         {
           provide: MEMORY_SEARCH,
-          useFactory: (config: LomoConfig, embedder: ConceptEmbeddingProvider): SearchIndex => {
+          useFactory: (config: LomoConfig, embedder: EmbeddingProvider): SearchIndex => {
             const file = path.join(path.dirname(projectorSettings(config).sqlitePath), 'memory-search.sqlite');
             return new SqliteSearchIndex({ database: file, dimensions: embedder.dimensions, tablePrefix: 'memory' });
           },
@@ -62,7 +72,7 @@ export class MemoryWorkerModule {
           provide: MEMORY_INDEXER,
           useFactory: (
             index: SearchIndex,
-            embedder: ConceptEmbeddingProvider,
+            embedder: EmbeddingProvider,
             blobs: BlobStore,
             catalog: MemoryIndexCatalog,
             clock: Clock,
@@ -73,7 +83,7 @@ export class MemoryWorkerModule {
           provide: MEMORY_RECALL,
           useFactory: (
             index: SearchIndex,
-            embedder: ConceptEmbeddingProvider,
+            embedder: EmbeddingProvider,
             blobs: BlobStore,
             catalog: MemoryIndexCatalog,
             clock: Clock,

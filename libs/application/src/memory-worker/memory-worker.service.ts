@@ -85,6 +85,11 @@ export class MemoryWorkerService implements OnApplicationBootstrap, OnModuleDest
     }
   }
 
+  /** The group's dead letters, oldest first. */
+  deadLetters() {
+    return this.bus.readDeadLetters(MEMORY_GROUP);
+  }
+
   /**
    * Runs the group's dead letters again, oldest first (each piece of work is idempotent); returns
    * how many went through and which failed again (they stay dead-lettered for another look).
