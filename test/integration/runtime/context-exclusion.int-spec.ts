@@ -82,7 +82,9 @@ describe('context exclusion after a forgetting', () => {
     const shown = prompt!.messages.map((m) => m.content).join('\n');
 
     expect(shown).not.toMatch(/cobalt/i);
-    expect(shown).toContain('(The agent’s reply and tool results here are left out: they relied on something the person asked to forget.)');
+    expect(shown).toContain(
+      '(The agent’s reply and tool results here are left out: they relied on something the person asked to forget.)',
+    );
     // The rest of the task is still there.
     expect(shown).toContain('Starting the spring series.');
     expect(shown).toContain('Design a poster series for the spring launch');

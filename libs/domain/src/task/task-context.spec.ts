@@ -47,7 +47,9 @@ describe('task: context', () => {
       data: { forgettingId: C1, messageIds: [ids.item1], steps: [{ turnId: ids.turn1, step: 2 }] },
     };
     given(activeWithInbox()).when(exclude).then([excluded]);
-    given([...activeWithInbox(), excluded]).when(exclude).then([]);
+    given([...activeWithInbox(), excluded])
+      .when(exclude)
+      .then([]);
     const after = state([...activeWithInbox(), excluded]);
     expect(after.excluded).toEqual({ messageIds: [ids.item1], steps: [`${ids.turn1}:2`], forgettings: [C1] });
   });
