@@ -151,6 +151,19 @@ describe('memory: the article example end to end (npm start, offline model)', ()
 
     const taskB = await routed(await send('Write a short poem about a blue sky over the harbour'));
     await settled(taskB, 1);
+    // Recall brought the brand memory into the sky task's step (by meaning: blue), as its record says.
+    const skyTurn = (
+      await api.gql<{ task: { turns: { edges: Array<{ node: { id: string } }> } } }>(token, TURNS, { id: taskB })
+    ).data!.task.turns.edges[0].node.id;
+    const recalled = await api.gql<{ turnStep: { context: { memory: { status: string; versionIds: string[] } } } }>(
+      token,
+      'query($t: ID!) { turnStep(turnId: $t, step: 1) { context { memory { status versionIds } } } }',
+      { t: skyTurn },
+    );
+    expect(recalled.data!.turnStep.context.memory).toEqual({
+      status: 'recalled',
+      versionIds: [confirmed!.versions[1].id],
+    });
     const profileBefore = (await api.gql<{ profile: { version: number; text: string } }>(token, PROFILE)).data!.profile;
     expect(profileBefore.text).toMatch(/main colou?r is blue/i);
 

@@ -13,6 +13,10 @@ export function mapStepContext(c: StepContextDocument): StepContext {
     segmentIds: [...c.segments],
     budgetTokens: c.budgetTokens,
     promptTokens: c.promptTokens,
+    memory:
+      c.memory === undefined
+        ? null
+        : { status: c.memory.status, versionIds: [...c.memory.versionIds], error: c.memory.error ?? null },
   };
 }
 

@@ -49,6 +49,21 @@ export class StepTools {
   sent!: number;
 }
 
+@ObjectType({ description: 'What memory recall gave a step (its tail), or why it gave nothing.' })
+export class StepMemory {
+  @Field(() => String, {
+    description:
+      'recalled; none (nothing fit); timeout or failed (skipped: the step went on without memory); disabled (no memory, or no known sender).',
+  })
+  status!: string;
+
+  @Field(() => [ID], { description: 'The memory versions shown, best first.' })
+  versionIds!: string[];
+
+  @Field(() => String, { nullable: true, description: 'Why recall failed, when it did.' })
+  error!: string | null;
+}
+
 @ObjectType({ description: "What a step's prompt was made of and cost, as recorded when the step committed." })
 export class StepContext {
   @Field(() => [ContextLayerCost], { description: 'In the order the model read them.' })
@@ -68,6 +83,9 @@ export class StepContext {
 
   @Field(() => Int)
   promptTokens!: number;
+
+  @Field(() => StepMemory, { nullable: true, description: 'Null on steps committed before memory existed.' })
+  memory!: StepMemory | null;
 }
 
 @ObjectType({ description: 'A tool call an assistant message proposed.' })
