@@ -1,4 +1,4 @@
-import type { EvidenceState, MemoryState } from '@lomo/domain';
+import { initialMemoryState, type EvidenceState, type MemoryState } from '@lomo/domain';
 import { currentMemories, extractOffline, memoryFingerprint, planExtraction, type ExtractionPlan } from '@lomo/memory';
 import { createHash } from 'node:crypto';
 import type { Decision, MemoryCase } from './memory-cases';
@@ -15,16 +15,7 @@ export interface Predicted {
 const TASK = 'aaaaaaaa-0000-4000-8000-000000000001';
 const NOW = '2025-01-01T00:00:00.000Z';
 
-const emptyState = (): MemoryState => ({
-  evidence: {},
-  evidenceCount: 0,
-  memories: {},
-  versions: {},
-  forgettings: {},
-  suppressions: [],
-  profiles: [],
-  summaries: {},
-});
+const emptyState = (): MemoryState => initialMemoryState();
 
 /**
  * The memory of one case, folded here from the plans (the domain decider is not needed to score

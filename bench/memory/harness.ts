@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BlobRef, BlobStore } from '@lomo/blobs';
 import type { Clock } from '@lomo/contracts';
-import type { MemoryState, MemoryVersionState } from '@lomo/domain';
+import { initialMemoryState, type MemoryState, type MemoryVersionState } from '@lomo/domain';
 import type { EmbeddingProvider } from '@lomo/llm';
 import { IndexedMemoryRecall, MemoryIndexCatalog, MemoryIndexer, type IndexedMemoryRecallOptions } from '@lomo/memory';
 import type { SearchIndex } from '@lomo/routing';
@@ -30,16 +30,7 @@ export class BenchBlobs implements BlobStore {
 export const BENCH_NOW = new Date('2026-06-01T00:00:00Z');
 export const WORKSPACE = 'ws-bench';
 
-export const emptyState = (): MemoryState => ({
-  evidence: {},
-  evidenceCount: 0,
-  memories: {},
-  versions: {},
-  forgettings: {},
-  suppressions: [],
-  profiles: [],
-  summaries: {},
-});
+export const emptyState = (): MemoryState => initialMemoryState();
 
 /** Stores the texts as blobs, folds the versions into one state per person and indexes them. */
 export async function buildRecall(index: SearchIndex, embedder: EmbeddingProvider, versions: readonly BenchVersion[]) {

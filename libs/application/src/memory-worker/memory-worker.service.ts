@@ -9,13 +9,14 @@ import {
   type ReceivedMessage,
 } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
-import { isLomoError, streams, type EventEnvelope } from '@lomo/contracts';
-import { DomainError, memoryDecider, type MemoryEvent, type MemoryState } from '@lomo/domain';
+import { streams, type EventEnvelope } from '@lomo/contracts';
+import { memoryDecider, type MemoryEvent, type MemoryState } from '@lomo/domain';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import type { MemoryIndexer, MemoryRunner } from '@lomo/memory';
 import { LOGGER, type Logger } from '@lomo/observability';
 import { withMessageTraceContext } from '@lomo/platform';
 import { MEMORY_INDEXER, MEMORY_RUNNER } from './memory-worker.tokens';
+import { isRetriableRoutingError } from '../router/router.service';
 
 export const MEMORY_GROUP = 'memory';
 const TOPICS = [
@@ -24,12 +25,11 @@ const TOPICS = [
   relayTopicFor(streams.memory('w', 'u')),
 ];
 
-/** A refusal fails the same way every time; anything else (an outage, a model error) is tried again. */
-export function isRetriableMemoryError(error: unknown): boolean {
-  if (error instanceof DomainError) return false;
-  if (isLomoError(error)) return error.retriable || error.code === 'CONCURRENCY_CONFLICT';
-  return true;
-}
+/**
+ * A refusal fails the same way every time; anything else (an outage, a model error) is tried
+ * again: the router's rule, since memory's work is idempotent in the same way.
+ */
+export const isRetriableMemoryError = isRetriableRoutingError;
 
 /**
  * Memory's own consumer (article §7.4): delivered messages and generation calls become evidence and

@@ -1,4 +1,4 @@
-import type { EvidenceState, MemoryState } from '@lomo/domain';
+import { initialMemoryState, type EvidenceState, type MemoryState } from '@lomo/domain';
 import { currentMemories } from './current-memories';
 import { memoryFingerprint } from './memory-candidate';
 import { extractOffline } from './offline-extractor';
@@ -9,16 +9,7 @@ const NOW = '2025-03-01T10:00:00.000Z';
 
 /** A person's memory folded from plans, the way the decider will append them. */
 class Memory {
-  state: MemoryState = {
-    evidence: {},
-    evidenceCount: 0,
-    memories: {},
-    versions: {},
-    forgettings: {},
-    suppressions: [],
-    profiles: [],
-    summaries: {},
-  };
+  state: MemoryState = initialMemoryState();
   texts = new Map<string, string>();
   observations: string[] = [];
   private n = 0;

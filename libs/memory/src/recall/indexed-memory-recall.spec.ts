@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlobRef, BlobStore } from '@lomo/blobs';
-import type { MemoryState, MemoryVersionState } from '@lomo/domain';
+import { initialMemoryState, type MemoryState, type MemoryVersionState } from '@lomo/domain';
 import { ConceptEmbeddingProvider } from '@lomo/llm';
 import { InMemorySearchIndex } from '@lomo/routing/testing';
 import { IndexedMemoryRecall } from './indexed-memory-recall';
@@ -46,16 +46,7 @@ async function setup() {
   const stateOf = (userId: string) => {
     let s = states.get(userId);
     if (!s) {
-      s = {
-        evidence: {},
-        evidenceCount: 0,
-        memories: {},
-        versions: {},
-        forgettings: {},
-        suppressions: [],
-        profiles: [],
-        summaries: {},
-      };
+      s = initialMemoryState();
       states.set(userId, s);
     }
     return s as MemoryState & { versions: Record<string, MemoryVersionState> };
