@@ -32,7 +32,7 @@ import {
   type MemoryExtractor,
 } from '../extraction';
 import type { MemoryIndexer } from '../recall';
-import { renderProfile, selectProfileVersions } from '../profile';
+import { MemoryStreamCache, renderProfile, selectProfileVersions } from '../profile';
 import { EvidenceTexts, observationText } from './evidence-texts';
 import { claimOf, renderEpisodeSummary } from './render-texts';
 import { runForgetting } from './run-forgetting';
@@ -68,9 +68,11 @@ export const evidenceIdForCall = (callId: string) => deterministicUuid('lomo.mem
  */
 export class MemoryRunner {
   readonly texts: EvidenceTexts;
+  private readonly streams: MemoryStreamCache;
 
   constructor(private readonly deps: MemoryRunnerDeps) {
     this.texts = new EvidenceTexts(deps.store);
+    this.streams = new MemoryStreamCache(deps.store);
   }
 
   /** `MessageDeliveredToInbox` on a task stream: the sender's words become their evidence. */
@@ -123,14 +125,9 @@ export class MemoryRunner {
     };
   }
 
+  /** The person's memory state now: folded once, then only the events after the cached revision. */
   async fold(workspaceId: string, userId: string): Promise<MemoryState> {
-    const events = await this.deps.store.readStream(streams.memory(workspaceId, userId)).catch((error: unknown) => {
-      if ((error as { code?: string }).code === 'STREAM_NOT_FOUND') return [];
-      throw error;
-    });
-    let state = memoryDecider.initialState();
-    for (const e of events) state = memoryDecider.evolve(state, { type: e.type, data: e.data } as never);
-    return state;
+    return (await this.streams.state(workspaceId, userId)).state;
   }
 
   /** Decides and appends on the person's memory stream; a refusal propagates (the caller re-plans). */
