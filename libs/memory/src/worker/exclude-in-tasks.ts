@@ -3,6 +3,7 @@ import { streams, type EventEnvelope, type WriteMetadata } from '@lomo/contracts
 import { taskDecider, taskEventTypes, type ExistingTask, type TaskCommand, type TaskEvent } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
 import type { IdGenerator } from '@lomo/contracts';
+import { FORGOTTEN_GOAL } from '@lomo/routing';
 
 export interface TaskExclusion {
   taskId: string;
@@ -93,9 +94,7 @@ export async function applyExclusion(
       const excludedTurns = new Set(exclusion.steps.map((s) => s.turnId));
       const stale =
         state.summary !== null && (excludedTurns.size > 0 || exclusion.messageIds.includes(state.originMessageId));
-      const goal = exclusion.messageIds.includes(state.originMessageId)
-        ? 'A task (its first message was forgotten).'
-        : state.goal;
+      const goal = exclusion.messageIds.includes(state.originMessageId) ? FORGOTTEN_GOAL : state.goal;
       return stale
         ? [...commands, { type: 'UpdateTaskSummary' as const, summary: goal.slice(0, 1000), by: metadata.actor }]
         : commands;

@@ -9,6 +9,8 @@ export type RoutingIndexDocument = ProjectionDocument &
   Omit<RoutingDocument, 'workspaceId' | 'status' | 'kind' | 'goal' | 'createdAt'> & {
     /** TaskCreated applied; readers skip the document until then. */
     created: boolean;
+    /** The message the task started from (its goal's words): a forgetting of it hides the goal. */
+    originMessageId?: string;
     goal: string;
     kind: RoutingDocument['kind'];
     status: RoutingTaskStatus;
@@ -57,7 +59,8 @@ export function blankRoutingDocument(id: string, event: KnownEvent): RoutingInde
  * also move the status.
  */
 export function evolveRoutingDocument(doc: RoutingIndexDocument, event: KnownEvent): RoutingIndexDocument {
-  const active = event.type !== 'ArtifactChangeNoticed';
+  // A forgetting is not the task doing something either.
+  const active = event.type !== 'ArtifactChangeNoticed' && event.type !== 'ContextExcluded';
   const next = active ? { ...doc, lastActiveAt: maxTime(doc.lastActiveAt, event.metadata.occurredAt) } : { ...doc };
   switch (event.type) {
     case 'TaskCreated':
@@ -65,9 +68,16 @@ export function evolveRoutingDocument(doc: RoutingIndexDocument, event: KnownEve
         ...next,
         created: true,
         goal: event.data.goal,
+        originMessageId: event.data.originMessageId,
         kind: event.data.kind,
         createdAt: event.metadata.occurredAt,
       };
+    case 'ContextExcluded':
+      // The goal is the first message's words: forgotten, they leave the index (and the summary
+      // vector computed from it) by provenance; the forgetting writes a new summary as well.
+      return next.originMessageId !== undefined && event.data.messageIds.includes(next.originMessageId)
+        ? { ...next, goal: FORGOTTEN_GOAL }
+        : next;
     case 'TaskUpgraded':
       return { ...next, kind: event.data.to };
     case 'TaskSummaryUpdated':
@@ -106,13 +116,17 @@ export function deriveRoutingDocument(doc: RoutingIndexDocument): RoutingIndexDo
 
 const maxTime = (a: string, b: string) => (b > a ? b : a);
 
+/** What the index keeps of a task whose first message was forgotten (the same words the cascade writes). */
+export const FORGOTTEN_GOAL = 'A task (its first message was forgotten).';
+
 /**
  * `routing_index`: one document per task (`_id` = taskId), all fields from `task-<id>`. Only
  * this projection's documents feed the SearchIndex (`SearchIndexFeeder`).
  */
 export const routingIndexProjection: ProjectionDefinition<RoutingIndexDocument> = {
   name: ROUTING_INDEX_PROJECTION,
-  version: 1,
+  // 2: keeps the origin message, so a forgetting of it hides the goal.
+  version: 2,
   categories: ['task'],
   handles: handled,
   indexes: [
@@ -122,6 +136,7 @@ export const routingIndexProjection: ProjectionDefinition<RoutingIndexDocument> 
   ownership: {
     taskId: fromTask,
     created: fromTask,
+    originMessageId: fromTask,
     goal: fromTask,
     summary: fromTask,
     kind: fromTask,

@@ -7,7 +7,7 @@ import { createSqliteDocumentStoreHarness } from '@lomo/read-models/testing';
 import { HashingEmbeddingProvider } from '@lomo/llm';
 import { InMemorySearchIndex } from '../testing';
 import { DocumentStoreRoutingIndex } from './document-store-routing-index';
-import { ROUTING_INDEX_PROJECTION, routingIndexProjection } from './routing-index.projection';
+import { FORGOTTEN_GOAL, ROUTING_INDEX_PROJECTION, routingIndexProjection } from './routing-index.projection';
 import { SearchIndexFeeder } from './search-index-feeder';
 
 const event = (type: string, data: Record<string, unknown>): NewEvent =>
@@ -78,6 +78,30 @@ describe('routing_index projection and its search index feed', () => {
       mergedInto: null,
     });
     expect(await search.searchText('ws1', 'palette', { limit: 5 })).toEqual([expect.objectContaining({ id: a })]);
+  });
+
+  it('a forgotten first message takes the goal out of the index and its search entry; a forgetting is not activity', async () => {
+    const a = randomUUID();
+    const origin = randomUUID();
+    await append(
+      a,
+      event('TaskCreated', {
+        taskId: a,
+        kind: 'persistent',
+        goal: 'Cobalt harbour posters',
+        language: 'en',
+        originMessageId: origin,
+      }),
+    );
+    expect(await search.searchText('ws1', 'cobalt', { limit: 5 })).toEqual([expect.objectContaining({ id: a })]);
+    const before = (await index.get('ws1', [a]))[0]!.lastActiveAt;
+    // Another message's exclusion leaves the goal alone.
+    await append(a, event('ContextExcluded', { forgettingId: randomUUID(), messageIds: [randomUUID()], steps: [] }));
+    expect((await index.get('ws1', [a]))[0]!.goal).toBe('Cobalt harbour posters');
+    await append(a, event('ContextExcluded', { forgettingId: randomUUID(), messageIds: [origin], steps: [] }));
+    const [doc] = await index.get('ws1', [a]);
+    expect(doc).toMatchObject({ goal: FORGOTTEN_GOAL, lastActiveAt: before });
+    expect(await search.searchText('ws1', 'cobalt', { limit: 5 })).toEqual([]);
   });
 
   it('a change notice records the artefact ref but is not activity: a person editing an artefact does not make its readers recent', async () => {
