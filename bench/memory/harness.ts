@@ -1,31 +1,10 @@
-import { createHash } from 'node:crypto';
-import type { BlobRef, BlobStore } from '@lomo/blobs';
+import { InMemoryBlobStore } from '@lomo/blobs/testing';
 import type { Clock } from '@lomo/contracts';
 import { initialMemoryState, type MemoryState, type MemoryVersionState } from '@lomo/domain';
 import type { EmbeddingProvider } from '@lomo/llm';
 import { IndexedMemoryRecall, MemoryIndexCatalog, MemoryIndexer, type IndexedMemoryRecallOptions } from '@lomo/memory';
 import type { SearchIndex } from '@lomo/routing';
 import type { BenchVersion } from './generator';
-
-/** Blobs in process memory: the bench measures retrieval, not a disk. */
-export class BenchBlobs implements BlobStore {
-  private readonly map = new Map<string, Buffer>();
-  async put(content: Buffer | string, contentType: string): Promise<BlobRef> {
-    const bytes = Buffer.from(content);
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    this.map.set(hash, bytes);
-    return { hash, bytes: bytes.length, contentType };
-  }
-  async get(hash: string) {
-    return this.map.get(hash);
-  }
-  async has(hash: string) {
-    return this.map.has(hash);
-  }
-  async delete(hash: string) {
-    return this.map.delete(hash);
-  }
-}
 
 export const BENCH_NOW = new Date('2026-06-01T00:00:00Z');
 export const WORKSPACE = 'ws-bench';
@@ -34,7 +13,7 @@ export const emptyState = (): MemoryState => initialMemoryState();
 
 /** Stores the texts as blobs, folds the versions into one state per person and indexes them. */
 export async function buildRecall(index: SearchIndex, embedder: EmbeddingProvider, versions: readonly BenchVersion[]) {
-  const blobs = new BenchBlobs();
+  const blobs = new InMemoryBlobStore();
   const catalog = new MemoryIndexCatalog();
   const clock: Clock = { now: () => BENCH_NOW };
   const indexer = new MemoryIndexer({ index, embedder, blobs, catalog, clock, batchSize: 1024 });

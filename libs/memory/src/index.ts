@@ -3,3 +3,4 @@ export * from './forgetting';
 export * from './recall';
 export * from './profile';
 export * from './worker';
+export * from './memory-stream';

@@ -6,7 +6,7 @@ import { SqliteEventStore } from '@lomo/eventstore';
 import { ConceptEmbeddingProvider } from '@lomo/llm';
 import { SqliteSearchIndex } from '@lomo/routing';
 import { PromptArchive } from '@lomo/runtime';
-import { SEND_MESSAGE } from './support/queries';
+import { SEND_MESSAGE, taskOfMessage } from './support/queries';
 import { eventually, startStandaloneApi, type RunningApi } from './support/standalone-api';
 
 // The article's example (§7.3) end to end, as `npm start` runs it (offline model, memory worker,
@@ -68,19 +68,8 @@ describe('memory: the article example end to end (npm start, offline model)', ()
     if (!sent.data) throw new Error(`sendMessage failed: ${JSON.stringify(sent.errors)}`);
     return sent.data.sendMessage.messageId;
   };
-  const routed = async (messageId: string) => {
-    const r = await eventually(
-      () =>
-        api.gql<{ message: { routing: { taskId: string | null } | null } | null }>(
-          token,
-          'query($id: ID!) { message(id: $id) { routing { taskId } } }',
-          { id: messageId },
-        ),
-      (x) => x.data?.message?.routing?.taskId != null,
-      'routing',
-    );
-    return r.data!.message!.routing!.taskId!;
-  };
+  const routed = (messageId: string) => taskOfMessage(api, token, messageId);
+
   /** Waits until the task has `count` turns and none is still going. */
   const settled = async (taskId: string, count: number) =>
     eventually(

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   DomainError,
   MemoryErrors,
@@ -8,7 +7,7 @@ import {
   type MemoryCommand,
   type MemoryState,
 } from '@lomo/domain';
-import { foldText, memoryFingerprint } from '@lomo/memory';
+import { evidenceFingerprint, memoryFingerprint } from '@lomo/memory';
 
 /** What a correction is made of once its text is in the BlobStore. */
 export interface CorrectionInput {
@@ -88,6 +87,3 @@ export function correctionCommands(state: MemoryState, input: CorrectionInput): 
     },
   ];
 }
-
-/** Evidence is fingerprinted by its folded text (sha256), as extraction compares evidence. */
-export const evidenceFingerprint = (text: string): string => createHash('sha256').update(foldText(text)).digest('hex');

@@ -11,6 +11,4 @@ export {
   type ForgettingResult,
   type ForgettingRequestResult,
 } from './memory-commands';
-export { decideOnMemory, type MemoryCommandDeps } from './memory-stream';
 export { forgettingImpact } from './forgetting-impact';
-export { evidenceFingerprint } from './correction-plan';

@@ -18,7 +18,7 @@ import {
   type ForgettingRequestResult,
   type ForgettingResult,
 } from './memory-commands';
-import { decideOnMemory, type MemoryCommandDeps } from './memory-stream';
+import { decideOnMemory, type MemoryCommandDeps } from '@lomo/memory';
 
 // The person's commands on their own memory. Forgetting only records the person's request,
 // confirmation or cancellation: the cascade runner does the forgetting once it is confirmed.

@@ -3,3 +3,4 @@ export * from './blob-store.contract';
 export * from './filesystem-harness';
 export * from './gridfs-harness';
 export * from './sqlite-harness';
+export * from './in-memory-blob-store';

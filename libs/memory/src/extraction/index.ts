@@ -3,6 +3,7 @@ export {
   extractionAnswer,
   EXTRACTION_ANSWER_SCHEMA_NAME,
   memoryFingerprint,
+  evidenceFingerprint,
   normaliseText,
   foldText,
   type MemoryCandidate,

@@ -59,6 +59,14 @@ export function foldText(text: string): string {
 }
 
 /**
+ * The fingerprint of a piece of evidence's words, sha256 of the normalised text: the same words
+ * said twice have one fingerprint, so a forgetting of them is a forgetting of both.
+ */
+export function evidenceFingerprint(text: string): string {
+  return createHash('sha256').update(normaliseText(text)).digest('hex');
+}
+
+/**
  * The fingerprint of a claim, sha256 of the normalised `subject=value`: what a forgetting
  * suppresses, so the same claim extracted again from old evidence is recognised whatever its
  * wording, while a different value on the same subject is not.

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { BlobRef, BlobStore } from '@lomo/blobs';
+import { InMemoryBlobStore } from '@lomo/blobs/testing';
 import { initialMemoryState, type MemoryState, type MemoryVersionState } from '@lomo/domain';
 import { ConceptEmbeddingProvider } from '@lomo/llm';
 import { InMemorySearchIndex } from '@lomo/routing/testing';
@@ -7,25 +6,6 @@ import { IndexedMemoryRecall } from './indexed-memory-recall';
 import { MemoryIndexCatalog } from './memory-index-catalog';
 import { MemoryIndexer } from './memory-indexer';
 import { MemoryRecallTimeoutError } from './recall-errors';
-
-class Blobs implements BlobStore {
-  readonly map = new Map<string, Buffer>();
-  async put(content: Buffer | string, contentType: string): Promise<BlobRef> {
-    const bytes = Buffer.from(content);
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    this.map.set(hash, bytes);
-    return { hash, bytes: bytes.length, contentType };
-  }
-  async get(hash: string) {
-    return this.map.get(hash);
-  }
-  async has(hash: string) {
-    return this.map.has(hash);
-  }
-  async delete(hash: string) {
-    return this.map.delete(hash);
-  }
-}
 
 const WS = 'ws1';
 const ALICE = { workspaceId: WS, userId: 'alice' };
@@ -35,7 +15,7 @@ let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${String((seq += 1)).padStart(12, '0')}`;
 
 async function setup() {
-  const blobs = new Blobs();
+  const blobs = new InMemoryBlobStore();
   const embedder = new ConceptEmbeddingProvider();
   const index = new InMemorySearchIndex({ dimensions: embedder.dimensions });
   const catalog = new MemoryIndexCatalog();

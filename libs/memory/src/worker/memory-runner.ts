@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
 import type { BlobStore } from '@lomo/blobs';
-import { handleCommand } from '@lomo/command-handling';
 import {
   ConcurrencyError,
   deterministicUuid,
@@ -16,8 +14,6 @@ import {
   DomainError,
   currentProfile,
   lastProfileVersion,
-  memoryDecider,
-  memoryEventTypes,
   type MemoryCommand,
   type MemoryState,
   type MemoryVersionState,
@@ -26,7 +22,8 @@ import type { EventStore } from '@lomo/eventstore';
 import type { Logger } from '@lomo/observability';
 import {
   currentMemories,
-  normaliseText,
+  evidenceFingerprint,
+  parseMemoryText,
   planExtraction,
   toRecordExtraction,
   type MemoryExtractor,
@@ -34,7 +31,8 @@ import {
 import type { MemoryIndexer } from '../recall';
 import { MemoryStreamCache, renderProfile, selectProfileVersions } from '../profile';
 import { EvidenceTexts, observationText } from './evidence-texts';
-import { claimOf, renderEpisodeSummary } from './render-texts';
+import { decideOnMemory } from '../memory-stream';
+import { renderEpisodeSummary } from './render-texts';
 import { runForgetting } from './run-forgetting';
 
 const TEXT = 'text/plain';
@@ -138,11 +136,7 @@ export class MemoryRunner {
     cause?: EventEnvelope,
     metadata: WriteMetadata = this.metadata(workspaceId, cause),
   ) {
-    return handleCommand(this.deps.store, streams.memory(workspaceId, userId), memoryDecider, () => commands, {
-      eventTypes: memoryEventTypes,
-      metadata,
-      ids: this.deps.ids,
-    });
+    return decideOnMemory(this.deps, { workspaceId, userId }, () => commands, { metadata });
   }
 
   async putText(text: string) {
@@ -172,7 +166,7 @@ export class MemoryRunner {
       const body = renderProfile(
         listed.flatMap((v) => {
           const t = v.text === null ? undefined : texts.get(v.text.hash);
-          return t === undefined ? [] : [{ subject: v.subject, text: claimOf(t) }];
+          return t === undefined ? [] : [{ subject: v.subject, text: parseMemoryText(t).claim }];
         }),
       );
       const ref = await this.putText(body);
@@ -201,7 +195,7 @@ export class MemoryRunner {
     text: string,
   ): Promise<void> {
     const { workspaceId } = cause.metadata;
-    const fingerprint = createHash('sha256').update(normaliseText(text)).digest('hex');
+    const fingerprint = evidenceFingerprint(text);
     await this.decide(
       workspaceId,
       userId,
@@ -211,11 +205,11 @@ export class MemoryRunner {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const changed = await this.extract(cause, userId, evidenceId, text);
-        if (changed) {
-          const state = await this.settle(workspaceId, userId, 'memories_changed');
-          if (source.kind === 'message' && source.taskId !== undefined)
-            await this.summarizeTask(workspaceId, userId, source.taskId, state);
-        }
+        if (!changed) return;
+        if (source.kind === 'message' && source.taskId !== undefined)
+          await this.summarizeTask(workspaceId, userId, source.taskId);
+        // The profile, then the recall index once, for everything this evidence changed.
+        await this.settle(workspaceId, userId, 'memories_changed');
         return;
       } catch (error) {
         // Another extraction for this person got in between: plan again on the fresh state.
@@ -281,7 +275,8 @@ export class MemoryRunner {
   }
 
   /** The task's episode summary: what the person settled there, superseding the task's previous one. */
-  async summarizeTask(workspaceId: string, userId: string, taskId: string, state: MemoryState): Promise<void> {
+  async summarizeTask(workspaceId: string, userId: string, taskId: string): Promise<void> {
+    const state = await this.fold(workspaceId, userId);
     const fromTask = (v: MemoryVersionState) =>
       v.status === 'current' &&
       v.evidence.some((l) => {
@@ -292,7 +287,7 @@ export class MemoryRunner {
     const texts = await this.textsByHash(versions.flatMap((v) => (v.text === null ? [] : [v.text.hash])));
     const claims = versions.flatMap((v) => {
       const t = v.text === null ? undefined : texts.get(v.text.hash);
-      return t === undefined ? [] : [claimOf(t)];
+      return t === undefined ? [] : [parseMemoryText(t).claim];
     });
     const body = renderEpisodeSummary(taskId, claims);
     if (body === null) return;
@@ -315,7 +310,6 @@ export class MemoryRunner {
         ...(previous !== undefined ? { supersedes: previous.summaryId } : {}),
       },
     ]);
-    await this.deps.indexer?.syncPerson({ workspaceId, userId }, await this.fold(workspaceId, userId));
   }
 
   /** The person a task works for: the sender of its latest message that names one. */

@@ -1,7 +1,5 @@
+import { parseMemoryText } from '../extraction';
 import type { StandingMemory } from '../forgetting';
-
-/** A stored version text's first line is its claim (libs/memory/src/extraction/current-memories.ts). */
-export const claimOf = (text: string): string => text.split('\n')[0]!.trim();
 
 /**
  * An episode summary (article §7.1 "情境摘要"): what the person settled in one task, from the
@@ -18,7 +16,7 @@ export function claimsOf(memories: readonly StandingMemory[], texts: ReadonlyMap
   const out: string[] = [];
   for (const m of memories) {
     const text = m.draftText ?? (m.text === null ? undefined : texts.get(m.text.hash));
-    if (text !== undefined) out.push(claimOf(text));
+    if (text !== undefined) out.push(parseMemoryText(text).claim);
   }
   return out;
 }

@@ -5,7 +5,8 @@ import { renderProfile } from '../profile';
 import { applyExclusion, findExclusion, type TaskExclusion } from './exclude-in-tasks';
 import type { MemoryRunner } from './memory-runner';
 import { mergeDrafts, preExtract } from './reextraction-drafts';
-import { claimOf, claimsOf, renderEpisodeSummary } from './render-texts';
+import { parseMemoryText } from '../extraction';
+import { claimsOf, renderEpisodeSummary } from './render-texts';
 
 /**
  * A confirmed forgetting, end to end (article §7.3, figure 8), in steps that each survive a crash:
@@ -64,8 +65,10 @@ export async function runForgetting(
   }
 
   // Step 2, from what the apply recorded (so a re-run after a crash does the same).
-  const applied = await appliedEvents(runner, workspaceId, userId, forgettingId);
-  const blobs = blobsToDelete(applied, await createdRefs(runner, workspaceId, userId));
+  // The apply's own events (appended with the forgetting id as correlation), read once.
+  const recorded = await deps.store.readStream(streams.memory(workspaceId, userId));
+  const applied = recorded.filter((e) => e.metadata.correlationId === forgettingId);
+  const blobs = blobsToDelete(applied, createdRefs(recorded));
   for (const hash of blobs) await deps.blobs.delete(hash);
   const purged = applied
     .filter((e) => e.type === 'MemoryVersionPurged')
@@ -114,7 +117,9 @@ function remainingClaims(
   suppressed: ReadonlySet<string>,
 ): string[] {
   return evidence.flatMap((e) =>
-    (answers.get(e.evidenceId) ?? []).filter((d) => !suppressed.has(d.fingerprint)).map((d) => claimOf(d.text)),
+    (answers.get(e.evidenceId) ?? [])
+      .filter((d) => !suppressed.has(d.fingerprint))
+      .map((d) => parseMemoryText(d.text).claim),
   );
 }
 
@@ -131,19 +136,12 @@ function profileLines(standing: readonly StandingMemory[], stored: ReadonlyMap<s
     .filter((m) => m.origin === 'explicit' && m.scope.kind === 'long_term')
     .flatMap((m) => {
       const text = m.draftText ?? (m.text === null ? undefined : stored.get(m.text.hash));
-      return text === undefined ? [] : [{ subject: m.subject, text: claimOf(text) }];
+      return text === undefined ? [] : [{ subject: m.subject, text: parseMemoryText(text).claim }];
     });
 }
 
-/** The events of the forgetting's one apply (appended with the forgetting id as correlation). */
-async function appliedEvents(runner: MemoryRunner, workspaceId: string, userId: string, forgettingId: string) {
-  const events = await runner.runnerDeps.store.readStream(streams.memory(workspaceId, userId));
-  return events.filter((e) => e.metadata.correlationId === forgettingId);
-}
-
 /** Blob refs by what they belong to: versions by id, profiles by version, summaries by id. */
-async function createdRefs(runner: MemoryRunner, workspaceId: string, userId: string) {
-  const events = await runner.runnerDeps.store.readStream(streams.memory(workspaceId, userId));
+function createdRefs(events: readonly EventEnvelope[]) {
   const refs = new Map<string, string>();
   for (const e of events) {
     const d = e.data as { versionId?: string; version?: number; summaryId?: string; text?: { hash: string } };

@@ -10,8 +10,7 @@ import {
   type TurnEvent,
 } from '@lomo/domain';
 import { estimateTokens } from '@lomo/llm';
-import type { BlobRef, BlobStore } from '@lomo/blobs';
-import { createHash } from 'node:crypto';
+import { InMemoryBlobStore } from '@lomo/blobs/testing';
 import { ITEM, TURN, callOf, created, leased, started, step } from '../process/plan-turn.fixtures';
 import { ContextBuilder, type ContextInput } from './context-builder';
 import { renderHistoryStep, type HistoryStep } from './history';
@@ -145,30 +144,9 @@ describe('ContextBuilder', () => {
   });
 });
 
-class MemoryBlobs implements BlobStore {
-  readonly puts: string[] = [];
-  private readonly blobs = new Map<string, Buffer>();
-  async put(content: Buffer | string, contentType: string): Promise<BlobRef> {
-    const bytes = Buffer.from(content);
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    this.blobs.set(hash, bytes);
-    this.puts.push(contentType);
-    return { hash, bytes: bytes.length, contentType };
-  }
-  async get(hash: string) {
-    return this.blobs.get(hash);
-  }
-  async has(hash: string) {
-    return this.blobs.has(hash);
-  }
-  async delete(hash: string) {
-    return this.blobs.delete(hash);
-  }
-}
-
 describe('PromptArchive', () => {
   it('stores the shared prefix once and reads every prompt back exactly, with its layers', async () => {
-    const blobs = new MemoryBlobs();
+    const blobs = new InMemoryBlobStore();
     const archive = new PromptArchive(blobs);
     const builder = new ContextBuilder();
     const first = builder.build(input({ recent: historyOf(task, turnWith(1)) }));
@@ -180,7 +158,7 @@ describe('PromptArchive', () => {
   });
 
   it('a chain of prompts is stored as deltas (whole again every 32) and every one reads back exactly', async () => {
-    const blobs = new MemoryBlobs();
+    const blobs = new InMemoryBlobStore();
     const archive = new PromptArchive(blobs);
     const builder = new ContextBuilder();
     const refs = [];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { decideOnMemory, evidenceFingerprint, type PersonOnMemory } from '@lomo/application';
+import type { PersonOnMemory } from '@lomo/application';
+import { decideOnMemory, evidenceFingerprint } from '@lomo/memory';
 import { FilesystemBlobStore, type BlobStore } from '@lomo/blobs';
 import type { EventDataMap, EvidenceSource, ForgettingReport } from '@lomo/contracts';
 import type { MemoryCommand, MemoryState } from '@lomo/domain';

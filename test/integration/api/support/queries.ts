@@ -11,6 +11,16 @@ interface WithTurn {
   task: { turns: { edges: Array<{ node: { id: string; status: string } }> } } | null;
 }
 
+/** The task a message was routed to, once the router has decided. */
+export async function taskOfMessage(api: RunningApi, token: string, messageId: string): Promise<string> {
+  const routed = await eventually(
+    () => api.gql<Routed>(token, 'query($id: ID!) { message(id: $id) { routing { taskId } } }', { id: messageId }),
+    (r) => r.data?.message?.routing?.taskId != null,
+    'routing',
+  );
+  return routed.data!.message!.routing!.taskId!;
+}
+
 /** Sends a message and waits until its task's first turn has completed: a settled workspace. */
 export async function sendAndSettle(
   api: RunningApi,
@@ -22,12 +32,7 @@ export async function sendAndSettle(
   });
   if (!sent.data) throw new Error(`sendMessage failed: ${JSON.stringify(sent.errors)}`);
   const { messageId, consistencyToken } = sent.data.sendMessage;
-  const routed = await eventually(
-    () => api.gql<Routed>(token, 'query($id: ID!) { message(id: $id) { routing { taskId } } }', { id: messageId }),
-    (r) => r.data?.message?.routing?.taskId != null,
-    'routing',
-  );
-  const taskId = routed.data!.message!.routing!.taskId!;
+  const taskId = await taskOfMessage(api, token, messageId);
   const task = await eventually(
     () =>
       api.gql<WithTurn>(

@@ -1,3 +1,4 @@
+import { memoryEventTypes } from '@lomo/domain';
 import type { KnownEvent, KnownEventType } from '../engine/known-event';
 import type { ProjectionDefinition } from '../engine/projection-definition';
 import { deriveMemoryChain, evolveMemoryChain } from './memory-chain.evolve';
@@ -6,27 +7,10 @@ import { evolveMemoryRecord } from './memory-records.evolve';
 import type { MemoryDocument } from './memory.document';
 
 /**
- * The memory stream's events this projection folds. ExtractionSuppressed is left out: the
- * forgetting's report lists its suppressions, and fingerprints are no reader's business.
+ * The memory stream's events this projection folds: all but ExtractionSuppressed (the forgetting's
+ * report lists its suppressions, and fingerprints are no reader's business).
  */
-const memoryEventTypes: readonly KnownEventType[] = [
-  'MemoryEvidenceRecorded',
-  'MemoryExtractionRecorded',
-  'MemoryVersionCreated',
-  'MemoryVersionConfirmed',
-  'MemoryVersionSuperseded',
-  'ForgettingRequested',
-  'ForgettingConfirmed',
-  'ForgettingCancelled',
-  'EvidenceRevoked',
-  'MemoryVersionPurged',
-  'MemoryEvidenceDetached',
-  'ProfileVersionPublished',
-  'ProfileVersionPurged',
-  'EpisodeSummaryWritten',
-  'EpisodeSummaryInvalidated',
-  'ForgettingCompleted',
-];
+const foldedMemoryEvents: readonly KnownEventType[] = memoryEventTypes.filter((t) => t !== 'ExtractionSuppressed');
 
 function memoryDocumentIds(event: KnownEvent): readonly string[] {
   const { workspaceId, userId } = memoryOwnerOf(event.metadata.streamId);
@@ -112,7 +96,7 @@ export const memoriesProjection: ProjectionDefinition<MemoryDocument> = {
   name: 'memories',
   version: 1,
   categories: ['memory'],
-  handles: memoryEventTypes,
+  handles: foldedMemoryEvents,
   indexes: [
     { fields: { workspaceId: 1, userId: 1, docType: 1, changedSeq: -1 } },
     { fields: { workspaceId: 1, userId: 1, docType: 1, status: 1, changedSeq: -1 } },
