@@ -14,6 +14,7 @@ import type { Caller } from './caller';
  * - `integration` tokens see, of the shared streams, the event types the workspace exposes to
  *   integrations (INTEGRATION_EXPOSED_EVENT_TYPES), never a private stream.
  * - `operator` tokens see every stream of every workspace; each read is logged (logOperatorRead).
+ *   The `operator-{ws}` streams, what operators changed, are for operator tokens only.
  */
 export type Visibility = 'allowed' | 'hidden';
 
@@ -34,6 +35,9 @@ export const SHARED_CATEGORIES: ReadonlySet<string> = new Set<StreamCategory>([
   'generation',
   'account',
 ]);
+
+/** The operators' own log of what they changed (libs/contracts/src/events/operator.ts). */
+export const OPERATOR_CATEGORY: StreamCategory = 'operator';
 
 /**
  * What a workspace exposes to integrations, for now the same for every workspace: the lifecycle
@@ -83,6 +87,8 @@ export function canSee(caller: Caller, target: ReadTarget): Visibility {
       ? 'allowed'
       : 'hidden';
   }
+  // What operators did (`operator-{ws}`) is for operators only, of every workspace.
+  if (category === OPERATOR_CATEGORY) return caller.kind === 'operator' ? 'allowed' : 'hidden';
   if (!SHARED_CATEGORIES.has(category)) return 'hidden';
   if (caller.kind === 'operator') return 'allowed';
   if (target.workspaceId !== caller.workspaceId) return 'hidden';
@@ -121,6 +127,7 @@ export function visibleStreamPrefixes(
       if (caller.kind === 'operator') prefixes.push(`${category}-${workspaceId}.`);
       else if (caller.kind === 'person') prefixes.push(`${category}-${workspaceId}.${caller.userId}`);
     } else if (SHARED_CATEGORIES.has(category)) prefixes.push(`${category}-`);
+    else if (category === OPERATOR_CATEGORY && caller.kind === 'operator') prefixes.push(`${category}-`);
   }
   return caller.kind === 'integration'
     ? { streamPrefixes: prefixes, eventTypes: [...INTEGRATION_EXPOSED_EVENT_TYPES] }

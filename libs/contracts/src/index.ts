@@ -12,6 +12,8 @@ export * as artifactEvents from './events/artifact';
 export * as generationEvents from './events/generation';
 export * as accountEvents from './events/account';
 export * as memoryEvents from './events/memory';
+export * as operatorEvents from './events/operator';
+export { operatorActionKind, type OperatorActionKind } from './events/operator';
 export {
   artifactKind,
   artifactAuthor,

@@ -6,6 +6,7 @@ import * as artifact from './events/artifact';
 import * as generation from './events/generation';
 import * as account from './events/account';
 import * as memory from './events/memory';
+import * as operator from './events/operator';
 import type { StreamCategory } from './streams';
 import { deterministicUuid } from './ids';
 
@@ -440,6 +441,13 @@ export const eventDefinitions = [
     'JobRefunded',
     account.JobRefunded,
     'A charged job failed or its outcome is unknown: the charge was refunded.',
+  ),
+  // operator-{workspaceId}
+  def(
+    'operator',
+    'OperatorActionRecorded',
+    operator.OperatorActionRecorded,
+    'An operator changed the system with the CLI or the inspector (import, redrive, rebuild).',
   ),
 ] as const;
 

@@ -9,6 +9,7 @@ export const streamCategories = [
   'memory',
   'account',
   'receipt',
+  'operator',
 ] as const;
 export type StreamCategory = (typeof streamCategories)[number];
 
@@ -39,4 +40,6 @@ export const streams = {
    * Keyed by workspace and user like the main line it guards, and as private.
    */
   receipt: (workspaceId: string, userId: string, messageId: string) => `receipt-${workspaceId}.${userId}.${messageId}`,
+  /** What the operators of a workspace did with the CLI or the inspector (events/operator.ts). */
+  operator: (workspaceId: string) => `operator-${workspaceId}`,
 } as const;

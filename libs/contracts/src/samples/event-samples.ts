@@ -733,4 +733,27 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     valid: { entryId: ENTRY, jobId: JOB, amountMinor: 400, currency: 'USD', reason: 'upstream_failed', refundedAt: AT },
     invalid: [{ entryId: ENTRY, jobId: JOB, amountMinor: 400, currency: 'USD', refundedAt: AT }],
   },
+  OperatorActionRecorded: {
+    valid: {
+      actionId: ENTRY,
+      action: 'workspace_imported',
+      operator: { userId: 'ops', tokenId: 'tok_1', tokenName: 'support' },
+      targetWorkspaceId: 'acme',
+      via: { tool: 'cli', command: 'import' },
+      outcome: 'completed',
+      details: { streams: 12, events: 340, blobs: 4 },
+      recordedAt: AT,
+    },
+    invalid: [
+      {
+        actionId: ENTRY,
+        action: 'workspace_deleted',
+        operator: { userId: 'ops', tokenId: 'tok_1', tokenName: 'support' },
+        via: { tool: 'cli', command: 'import' },
+        outcome: 'completed',
+        details: {},
+        recordedAt: AT,
+      },
+    ],
+  },
 };

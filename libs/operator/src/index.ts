@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './access/operator-access';
+export * from './audit/record-operator-action';
+export * from './inspect';
+export * from './transfer';
+export * from './repair';

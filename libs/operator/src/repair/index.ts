@@ -1,0 +1,2 @@
+// The repair part of @lomo/operator; re-exported by the barrel.
+export {};

@@ -1,0 +1,2 @@
+// Test helpers of @lomo/operator (never imported by production code).
+export {};

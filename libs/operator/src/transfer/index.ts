@@ -1,0 +1,2 @@
+// The transfer part of @lomo/operator; re-exported by the barrel.
+export {};
