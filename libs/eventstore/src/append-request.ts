@@ -1,4 +1,5 @@
-import { ValidationError, validateNewEvent, type ExpectedRevision, type NewEvent } from '@lomo/contracts';
+import { isoDateTime, ValidationError, validateNewEvent, type ExpectedRevision, type NewEvent } from '@lomo/contracts';
+import type { ImportedEvent } from './event-store.port';
 
 /**
  * Backend-neutral checks of an append call, done before any storage is touched so a refused
@@ -26,6 +27,22 @@ export function validateAppendRequest(
     }
     seen.add(events[i].eventId);
   }
+  return versions;
+}
+
+/** `validateAppendRequest` for `appendImported`: each event's own time must be an ISO 8601 instant. */
+export function validateImportRequest(
+  streamId: string,
+  events: readonly ImportedEvent[],
+  expected: ExpectedRevision,
+): number[] {
+  const versions = validateAppendRequest(streamId, events, expected);
+  events.forEach((event, i) => {
+    if (!isoDateTime.safeParse(event.occurredAt).success)
+      throw new ValidationError(`occurredAt of imported event ${event.eventId} is not an ISO 8601 time`, [
+        { path: `events.${i}.occurredAt`, message: 'an ISO 8601 date-time with offset' },
+      ]);
+  });
   return versions;
 }
 

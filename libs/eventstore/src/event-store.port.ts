@@ -48,6 +48,15 @@ export interface SubscribeOptions {
 
 export type EventHandler = (event: EventEnvelope) => Promise<void> | void;
 
+/**
+ * An event brought over from another store by the operator import (`lomo import`): it keeps the
+ * time it first occurred, so read models rebuilt from it keep their times too.
+ */
+export interface ImportedEvent extends NewEvent {
+  /** ISO 8601 with offset, as the exporting store reported it. */
+  occurredAt: string;
+}
+
 /** A page of events in global order, handled as one (a projector applies it in one batch). */
 export type EventBatchHandler = (events: readonly EventEnvelope[]) => Promise<void> | void;
 
@@ -74,6 +83,16 @@ export interface EventStore {
    * overlap, another expectation, another stream) is a ConcurrencyError.
    */
   append(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Optional, for the operator import only: `append` of events from an export, each stored with
+   * its own `occurredAt` instead of the store's clock. Same validation, expectations and
+   * idempotency as `append`. The apps never call it: a live write's time is the store's.
+   */
+  appendImported?(
+    streamId: string,
+    events: readonly ImportedEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult>;
   /** Parsed, upcast envelopes. An absent stream reads as []. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<EventEnvelope[]>;
   /** Last revision of a stream, or 'no_stream'. */

@@ -28,20 +28,28 @@ export interface RecordedLike {
  * conventional correlation keys (its $by_correlation_id projection and UI read them), and a
  * `lomo` section with the schema version of `data` and the id of the append call that wrote it.
  * The append id lets a caller tell its own fresh write from an earlier identical one, which the
- * server answers the same way (see the adapter's append).
+ * server answers the same way (see the adapter's append). An event written by the operator import
+ * also keeps the time it first occurred there (`occurredAt`): the server's own `created` cannot
+ * be set, and read models rebuilt from the import must keep their times.
  */
 type StoredMetadata = WriteMetadata & {
   $correlationId: string;
   $causationId?: string;
-  lomo: { schemaVersion: number; appendId: string };
+  lomo: { schemaVersion: number; appendId: string; occurredAt?: string };
 };
 
-export function encodeEvent(event: NewEvent, schemaVersion: number, appendId: string): JSONEventData {
+export function encodeEvent(
+  event: NewEvent,
+  schemaVersion: number,
+  appendId: string,
+  /** Only for `appendImported`. */
+  occurredAt?: string,
+): JSONEventData {
   const metadata: StoredMetadata = {
     ...event.metadata,
     $correlationId: event.metadata.correlationId,
     ...(event.metadata.causationId === null ? {} : { $causationId: event.metadata.causationId }),
-    lomo: { schemaVersion, appendId },
+    lomo: { schemaVersion, appendId, ...(occurredAt === undefined ? {} : { occurredAt }) },
   };
   return {
     id: event.eventId,
@@ -84,7 +92,7 @@ export function decodeEvent(streamId: string, recorded: RecordedLike): EventEnve
     streamId,
     revision: fromClientRevision(recorded.revision),
     globalPosition: formatPosition(recorded.position),
-    occurredAt: recorded.created.toISOString(),
+    occurredAt: typeof lomo?.occurredAt === 'string' ? lomo.occurredAt : recorded.created.toISOString(),
   } as Omit<EventMetadata, 'schemaVersion'>;
   const type = recorded.type;
   const data = recorded.data;
@@ -94,7 +102,9 @@ export function decodeEvent(streamId: string, recorded: RecordedLike): EventEnve
   return upcast({ type, schemaVersion, data, metadata });
 }
 
-function lomoSection(metadata: unknown): { schemaVersion?: unknown; appendId?: unknown } | undefined {
+function lomoSection(
+  metadata: unknown,
+): { schemaVersion?: unknown; appendId?: unknown; occurredAt?: unknown } | undefined {
   if (!isRecord(metadata)) return undefined;
   const lomo = metadata.lomo;
   return isRecord(lomo) ? lomo : undefined;

@@ -5,6 +5,7 @@ import {
   FORWARDS,
   START,
   type AllStreamResolvedEvent,
+  type JSONEventData,
   type Position as ClientPosition,
   type ReadRevision,
 } from '@eventstore/db-client';
@@ -16,12 +17,13 @@ import {
   type ExpectedRevision,
   type NewEvent,
 } from '@lomo/contracts';
-import { validateAppendRequest } from '../append-request';
+import { validateAppendRequest, validateImportRequest } from '../append-request';
 import { assertMaxCount, assertReadStreamOptions } from '../read-request';
 import type {
   AppendResult,
   EventHandler,
   EventStore,
+  ImportedEvent,
   Position,
   ReadAllOptions,
   ReadStreamOptions,
@@ -117,9 +119,42 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     const versions = validateAppendRequest(streamId, events, expectedRevision);
     const appendId = randomUUID();
+    return this.write(
+      streamId,
+      events,
+      events.map((event, i) => encodeEvent(event, versions[i], appendId)),
+      expectedRevision,
+      appendId,
+    );
+  }
+
+  /** The operator import's append: each event keeps its exported `occurredAt` in its metadata. */
+  async appendImported(
+    streamId: string,
+    events: readonly ImportedEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    const versions = validateImportRequest(streamId, events, expectedRevision);
+    const appendId = randomUUID();
+    return this.write(
+      streamId,
+      events,
+      events.map((event, i) => encodeEvent(event, versions[i], appendId, event.occurredAt)),
+      expectedRevision,
+      appendId,
+    );
+  }
+
+  private async write(
+    streamId: string,
+    events: readonly NewEvent[],
+    data: JSONEventData[],
+    expectedRevision: ExpectedRevision,
+    appendId: string,
+  ): Promise<AppendResult> {
     const context: ErrorContext = { streamId, expected: expectedRevision };
     const physical = this.names.physical(streamId);
-    const data = events.map((event, i) => encodeEvent(event, versions[i], appendId));
     let last: bigint;
     try {
       const result = await this.client.appendToStream(physical, data, {

@@ -6,13 +6,20 @@ import {
   type ExpectedRevision,
   type NewEvent,
 } from '@lomo/contracts';
-import { actualRevision, expectationHolds, impliedFirstRevision, validateAppendRequest } from '../append-request';
+import {
+  actualRevision,
+  expectationHolds,
+  impliedFirstRevision,
+  validateAppendRequest,
+  validateImportRequest,
+} from '../append-request';
 import { assertMaxCount, assertReadStreamOptions } from '../read-request';
 import type {
   AppendResult,
   EventBatchHandler,
   EventHandler,
   EventStore,
+  ImportedEvent,
   Position,
   ReadAllOptions,
   ReadStreamOptions,
@@ -60,6 +67,8 @@ interface PreparedRow {
   schemaVersion: number;
   data: string;
   metadata: string;
+  /** Only for `appendImported`: the event's own time; otherwise the append's (the store's clock). */
+  occurredAt?: string;
 }
 
 type AppendTransaction = (
@@ -149,13 +158,26 @@ export class SqliteEventStore implements EventStore, SubscriptionSource {
   ): Promise<AppendResult> {
     this.assertOpen();
     const versions = validateAppendRequest(streamId, events, expectedRevision);
-    const rows = events.map<PreparedRow>((event, i) => ({
-      eventId: event.eventId,
-      type: event.type,
-      schemaVersion: versions[i],
-      data: JSON.stringify(event.data),
-      metadata: JSON.stringify(event.metadata),
-    }));
+    return this.enqueue(
+      streamId,
+      events.map((event, i) => prepareRow(event, versions[i])),
+      expectedRevision,
+    );
+  }
+
+  /** The operator import's append: each event keeps the `occurredAt` it was exported with. */
+  async appendImported(
+    streamId: string,
+    events: readonly ImportedEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    const versions = validateImportRequest(streamId, events, expectedRevision);
+    const rows = events.map((event, i) => ({ ...prepareRow(event, versions[i]), occurredAt: event.occurredAt }));
+    return this.enqueue(streamId, rows, expectedRevision);
+  }
+
+  private enqueue(streamId: string, rows: readonly PreparedRow[], expectedRevision: ExpectedRevision) {
     return new Promise<AppendResult>((resolve, reject) => {
       const occurredAt = this.now().toISOString();
       if (this.queued.push({ streamId, rows, expected: expectedRevision, occurredAt, resolve, reject }) === 1)
@@ -371,7 +393,7 @@ export class SqliteEventStore implements EventStore, SubscriptionSource {
         row.schemaVersion,
         row.data,
         row.metadata,
-        occurredAt,
+        row.occurredAt ?? occurredAt,
       ).lastInsertRowid;
     }
     return {
@@ -447,3 +469,11 @@ export class SqliteEventStore implements EventStore, SubscriptionSource {
     if (this.closing !== undefined) throw new StoreUnavailableError('The SQLite event store is closed');
   }
 }
+
+const prepareRow = (event: NewEvent, schemaVersion: number): PreparedRow => ({
+  eventId: event.eventId,
+  type: event.type,
+  schemaVersion,
+  data: JSON.stringify(event.data),
+  metadata: JSON.stringify(event.metadata),
+});
