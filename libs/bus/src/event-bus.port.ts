@@ -15,7 +15,9 @@ export const EVENT_BUS = Symbol('EVENT_BUS');
  * Delivery is at least once. A consumer group sees every message once (modulo redelivery after
  * a crash); the instances of one group share the partitions and rebalance when instances join or
  * leave. The group's committed offset for a partition moves past a message only after the handler
- * succeeded or the message was dead-lettered.
+ * succeeded or the message was dead-lettered. A message whose `lomo-redrive-group` header names a
+ * group (a dead letter sent back by an operator: redrive-header.ts) goes to that group's handler
+ * only; every other group commits past it unhandled.
  */
 export interface EventBus {
   /**
@@ -36,8 +38,13 @@ export interface EventBus {
    * it will consume (Kafka semantics), or null when the group never committed on it.
    */
   committedOffsets(groupId: string, topic: string): Promise<PartitionOffset[]>;
-  /** Every dead-letter record of the group, oldest first. */
-  readDeadLetters(groupId: string): Promise<DeadLetter[]>;
+  /**
+   * Each partition's end: the offset the next message published to it will get (0 when empty),
+   * never null. With committedOffsets, how far a group is behind (`lomo relay status`).
+   */
+  endOffsets(topic: string): Promise<PartitionOffset[]>;
+  /** Every dead-letter record of the group (of every group when omitted), oldest first. */
+  readDeadLetters(groupId?: string): Promise<DeadLetter[]>;
   /** Stops the consumers this bus started (each as `stop()` does) and releases connections. */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 export * from './event-bus.port';
 export * from './errors';
+export { REDRIVE_GROUP_HEADER, REDRIVE_OF_HEADER, isRedriveForAnotherGroup, redriveMessage } from './redrive-header';
 export { noopBusLogger, type BusLogger } from './logger';
 export { partitionFor, murmur2 } from './partitioner';
 export { serializeMessages, validateTopicSpecs, describeHandlerError } from './message-validation';

@@ -7,7 +7,14 @@ export {
   type WebhookWithSecret,
   type RotatedSecret,
 } from './webhooks/webhook-service';
-export type { WebhookView, DeadLetterView, DeadLetterPage } from './webhooks/webhook-views';
+export type {
+  WebhookView,
+  DeadLetterView,
+  DeadLetterPage,
+  WorkspaceDeadLetterView,
+  WorkspaceDeadLetterPage,
+} from './webhooks/webhook-views';
+export { createNotifierDocuments } from './create-notifier-documents';
 export type { RegisterWebhookInput, PageInput } from './webhooks/webhook-input';
 export * from './webhooks/webhook-errors';
 export { SecretBox } from './webhooks/secret-box';

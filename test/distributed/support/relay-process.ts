@@ -31,6 +31,7 @@ function announcing(bus: EventBus): EventBus {
     },
     subscribe: (options) => bus.subscribe(options),
     committedOffsets: (groupId, topic) => bus.committedOffsets(groupId, topic),
+    endOffsets: (topic) => bus.endOffsets(topic),
     readDeadLetters: (groupId) => bus.readDeadLetters(groupId),
     close: () => bus.close(),
   };

@@ -103,7 +103,15 @@ export class InProcessEventBus implements EventBus {
     return this.log.committedOffsets(groupId, topic, this.partitionsOf(topic));
   }
 
-  async readDeadLetters(groupId: string): Promise<DeadLetter[]> {
+  async endOffsets(topic: string): Promise<PartitionOffset[]> {
+    this.assertOpen();
+    return Array.from({ length: this.partitionsOf(topic) }, (_, partition) => ({
+      partition,
+      offset: this.log.endOffset(topic, partition),
+    }));
+  }
+
+  async readDeadLetters(groupId?: string): Promise<DeadLetter[]> {
     this.assertOpen();
     return this.log.readDeadLetters(groupId);
   }

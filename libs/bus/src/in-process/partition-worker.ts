@@ -3,6 +3,7 @@ import { BusClosedError } from '../errors';
 import type { MessageHandler, ReceivedMessage } from '../event-bus.port';
 import type { BusLogger } from '../logger';
 import { describeHandlerError } from '../message-validation';
+import { isRedriveForAnotherGroup } from '../redrive-header';
 import type { SqliteBusLog } from './sqlite-bus-log';
 
 export interface PartitionWorkerOptions {
@@ -135,6 +136,8 @@ export class PartitionWorker {
 
   private async deliver(message: ReceivedMessage): Promise<Outcome> {
     const o = this.options;
+    // A redriven copy for another group: this group handled the original already.
+    if (isRedriveForAnotherGroup(message, o.groupId)) return { kind: 'handled' };
     const signal = this.abort.signal;
     let attempts = 0;
     try {

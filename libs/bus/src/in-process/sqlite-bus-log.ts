@@ -80,6 +80,7 @@ export class SqliteBusLog {
         'SELECT partition, next_offset FROM bus_committed_offsets WHERE group_id = ? AND topic = ?',
       ),
       deadLetters: db.prepare<[string], DeadLetterRow>('SELECT * FROM bus_dead_letters WHERE group_id = ? ORDER BY id'),
+      allDeadLetters: db.prepare<[], DeadLetterRow>('SELECT * FROM bus_dead_letters ORDER BY id'),
     };
   }
 
@@ -163,17 +164,19 @@ export class SqliteBusLog {
     }));
   }
 
-  readDeadLetters(groupId: string): DeadLetter[] {
-    return guarded('readDeadLetters', () =>
-      this.statements.deadLetters.all(groupId).map((row) => ({
-        groupId: row.group_id,
-        topic: row.topic,
-        message: toMessage(row),
-        error: { code: row.error_code, message: row.error_message },
-        attempts: row.attempts,
-        deadLetteredAt: row.dead_lettered_at,
-      })),
+  /** The group's dead letters, or every group's when `groupId` is undefined; oldest first. */
+  readDeadLetters(groupId: string | undefined): DeadLetter[] {
+    const rows = guarded('readDeadLetters', () =>
+      groupId === undefined ? this.statements.allDeadLetters.all() : this.statements.deadLetters.all(groupId),
     );
+    return rows.map((row) => ({
+      groupId: row.group_id,
+      topic: row.topic,
+      message: toMessage(row),
+      error: { code: row.error_code, message: row.error_message },
+      attempts: row.attempts,
+      deadLetteredAt: row.dead_lettered_at,
+    }));
   }
 
   close(): void {

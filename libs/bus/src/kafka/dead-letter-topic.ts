@@ -75,7 +75,9 @@ export class DeadLetterTopic implements DeadLetterSink {
     }
   }
 
-  async read(groupId: string): Promise<DeadLetter[]> {
+  /** The group's records, or every group's when `groupId` is undefined. */
+  async read(groupId: string | undefined): Promise<DeadLetter[]> {
+    const of = groupId ?? 'every group';
     const { topic } = this.config;
     if (!(await this.config.topics.exists(topic))) return [];
     let ends: Map<number, number>;
@@ -84,7 +86,7 @@ export class DeadLetterTopic implements DeadLetterSink {
       const offsets = await admin.fetchTopicOffsets(topic);
       ends = new Map(offsets.filter((o) => Number(o.high) > Number(o.low)).map((o) => [o.partition, Number(o.high)]));
     } catch (error) {
-      throw translateKafkaError(error, `read dead letters of ${groupId}`);
+      throw translateKafkaError(error, `read dead letters of ${of}`);
     }
     if (ends.size === 0) return [];
     const found = await this.scan(ends, groupId);
@@ -93,8 +95,9 @@ export class DeadLetterTopic implements DeadLetterSink {
       .map((f) => f.record);
   }
 
-  /** Reads every partition in `ends` up to its end offset; keeps the records of `groupId`. */
-  private async scan(ends: Map<number, number>, groupId: string) {
+  /** Reads every partition in `ends` up to its end offset; keeps the records of `groupId` (all when undefined). */
+  private async scan(ends: Map<number, number>, groupId: string | undefined) {
+    const of = groupId ?? 'every group';
     const { kafka, topic, readTimeoutMs } = this.config;
     const readerGroup = `lomo.dlt-reader.${randomUUID()}`;
     const consumer = kafka.consumer({ groupId: readerGroup, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
@@ -104,7 +107,7 @@ export class DeadLetterTopic implements DeadLetterSink {
     try {
       const complete = new Promise<void>((resolve, reject) => {
         timer = setTimeout(
-          () => reject(new BusUnavailableError(`Dead letters of ${groupId} not read within ${readTimeoutMs} ms`)),
+          () => reject(new BusUnavailableError(`Dead letters of ${of} not read within ${readTimeoutMs} ms`)),
           readTimeoutMs,
         );
         consumer
@@ -119,7 +122,7 @@ export class DeadLetterTopic implements DeadLetterSink {
                   const offset = Number(m.offset);
                   if (offset >= end) break;
                   const record = decodeDeadLetter(m);
-                  if (record?.groupId === groupId)
+                  if (record !== undefined && (groupId === undefined || record.groupId === groupId))
                     found.push({ record, at: record.deadLetteredAt, partition: batch.partition, offset });
                 }
                 if (Number(batch.lastOffset()) >= end - 1) remaining.delete(batch.partition);
@@ -132,7 +135,7 @@ export class DeadLetterTopic implements DeadLetterSink {
       await complete;
       return found;
     } catch (error) {
-      throw translateKafkaError(error, `read dead letters of ${groupId}`);
+      throw translateKafkaError(error, `read dead letters of ${of}`);
     } finally {
       clearTimeout(timer);
       await consumer.disconnect().catch(() => undefined);

@@ -119,7 +119,21 @@ export class KafkaEventBus implements EventBus {
     }
   }
 
-  async readDeadLetters(groupId: string): Promise<DeadLetter[]> {
+  async endOffsets(topic: string): Promise<PartitionOffset[]> {
+    this.assertOpen();
+    await this.topics.partitionsOf(topic);
+    try {
+      const admin = await this.admin();
+      const offsets = await admin.fetchTopicOffsets(topic);
+      return offsets
+        .map((o) => ({ partition: o.partition, offset: Number(o.high) }))
+        .sort((a, b) => a.partition - b.partition);
+    } catch (error) {
+      throw translateKafkaError(error, `fetch end offsets of ${topic}`);
+    }
+  }
+
+  async readDeadLetters(groupId?: string): Promise<DeadLetter[]> {
     this.assertOpen();
     return this.deadLetters.read(groupId);
   }

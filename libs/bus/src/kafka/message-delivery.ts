@@ -2,6 +2,7 @@ import { retry } from '@lomo/resilience';
 import type { DeadLetter, DeadLetterError, ReceivedMessage, SubscribeOptions } from '../event-bus.port';
 import type { BusLogger } from '../logger';
 import { describeHandlerError } from '../message-validation';
+import { isRedriveForAnotherGroup } from '../redrive-header';
 
 /** What became of one message: its offset may be committed unless the delivery was aborted. */
 export type DeliveryOutcome = 'handled' | 'dead-lettered' | 'aborted';
@@ -29,6 +30,8 @@ export class MessageDelivery {
 
   async deliver(message: ReceivedMessage, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { groupId, handler, maxAttempts, backoff } = this.options;
+    // A redriven copy for another group: this group handled the original already.
+    if (isRedriveForAnotherGroup(message, groupId)) return 'handled';
     let attempts = 0;
     try {
       await retry(

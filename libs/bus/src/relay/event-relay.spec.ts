@@ -27,6 +27,7 @@ function interceptPublish(
     },
     subscribe: (o) => bus.subscribe(o),
     committedOffsets: (g, t) => bus.committedOffsets(g, t),
+    endOffsets: (t) => bus.endOffsets(t),
     readDeadLetters: (g) => bus.readDeadLetters(g),
     close: () => bus.close(),
   };

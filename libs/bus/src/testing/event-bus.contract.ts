@@ -7,6 +7,7 @@ import {
   type EventBusHarness,
   type EventBusHarnessFactory,
 } from './contract/event-bus-harness';
+import { redriveContract } from './contract/redrive.contract';
 import { relayedMessageContract } from './contract/relayed-message.contract';
 import { topicsAndMessagesContract } from './contract/topics-and-messages.contract';
 
@@ -54,5 +55,6 @@ export function describeEventBusContract(
     deliveryContract(context, 'direct publish');
     deliveryContract(context, 'relayed events');
     relayedMessageContract(context);
+    redriveContract(context);
   });
 }

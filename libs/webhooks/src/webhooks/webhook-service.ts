@@ -38,6 +38,7 @@ import {
   type DeadLetterPage,
   type DeadLetterView,
   type WebhookView,
+  type WorkspaceDeadLetterPage,
 } from './webhook-views';
 
 export interface WebhookServiceDeps {
@@ -218,6 +219,32 @@ export class WebhookService {
       });
       return {
         items: result.items.map(deadLetterView),
+        endCursor: result.endCursor ?? null,
+        hasMore: result.hasMore,
+      };
+    } catch (error) {
+      if (error instanceof InvalidQueryError) {
+        throw new ValidationError('Invalid page.after', [{ path: 'page.after', message: 'not a cursor of this list' }]);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Operators only (the caller checks): the dead letters of every workspace's webhooks, oldest
+   * first, each with its workspace, for `lomo dlq list`. Paged as deadLetters().
+   */
+  async deadLettersOfEveryWorkspace(page: PageInput = {}): Promise<WorkspaceDeadLetterPage> {
+    const { first, after } = parseInput(pageSchema, page, 'page');
+    try {
+      const result = await this.deps.documents.find<DeadLetterDocument>(Collections.deadLetters, {
+        filter: {},
+        sort: [['createdAt', 1]],
+        limit: first,
+        after,
+      });
+      return {
+        items: result.items.map((doc) => ({ ...deadLetterView(doc), workspaceId: doc.workspaceId })),
         endCursor: result.endCursor ?? null,
         hasMore: result.hasMore,
       };

@@ -41,6 +41,17 @@ export interface DeadLetterPage {
   hasMore: boolean;
 }
 
+/** A dead letter with its workspace: what an operator lists across workspaces. */
+export interface WorkspaceDeadLetterView extends DeadLetterView {
+  workspaceId: string;
+}
+
+export interface WorkspaceDeadLetterPage {
+  items: WorkspaceDeadLetterView[];
+  endCursor: string | null;
+  hasMore: boolean;
+}
+
 export function webhookView(doc: WebhookDocument, now: Date): WebhookView {
   return {
     id: doc._id,
