@@ -25,7 +25,6 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { EventRelay, InProcessEventBus } from '@lomo/bus';
 import { eventRegistry, streams, type NewEvent } from '@lomo/contracts';
 import { SqliteEventStore, type EventStore } from '@lomo/eventstore';
@@ -41,6 +40,7 @@ import {
 } from '@lomo/read-models';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed, rebuildThreadsOf } from '@lomo/application';
 import { makeTempDir } from '@lomo/eventstore/testing';
+import { counterUuids, writeGeneratedLog, type WrittenLog } from '@lomo/read-models/testing';
 import { appendToVisible, type Latency } from './api-latency';
 import { startStandaloneInProcess } from './standalone-in-process';
 
@@ -65,178 +65,19 @@ const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2
 const p99 = (values: number[]) => sorted(values)[Math.min(values.length - 1, Math.floor(values.length * 0.99))];
 const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
-let idCounter = 0;
-/** Valid v4-shaped uuids from a counter: unique, cheap, and readable in a debugger. */
-const nextUuid = () => {
-  const hex = (idCounter++).toString(16).padStart(20, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(12, 15)}-8${hex.slice(15, 18)}-${hex.slice(18)}000000000000`.slice(
-    0,
-    36,
-  );
-};
+/** One id counter for the generated log and what the bench appends after it: ids never collide. */
+const nextUuid = counterUuids();
 
-type Generated = { streamId: string; type: string; data: Record<string, unknown> };
-
-const promptRef = { hash: 'b'.repeat(64), bytes: 2_048, contentType: 'application/json' };
-
-/** The events of one task's life, in its own order: messages, routing, turns with steps and calls. */
-function* taskLife(index: number): Generator<Generated> {
-  const userId = `u${index % USERS}`;
-  const main = streams.main(WORKSPACE, userId);
-  const taskId = nextUuid();
-  const task = streams.task(taskId);
-  const message = function* (text: string, outcome: 'new' | 'existing'): Generator<Generated> {
-    const messageId = nextUuid();
-    yield {
-      streamId: main,
-      type: 'UserMessageReceived',
-      data: { messageId, userId, text, language: 'en', channel: 'ui' },
-    };
-    yield {
-      streamId: main,
-      type: 'RoutingDecided',
-      data: { messageId, outcome, taskId, method: 'semantic', candidates: [] },
-    };
-    yield {
-      streamId: task,
-      type: 'MessageDeliveredToInbox',
-      data: { itemId: messageId, messageId, text, language: 'en' },
-    };
-    return messageId;
-  };
-  const first = nextUuid();
-  yield {
-    streamId: main,
-    type: 'UserMessageReceived',
-    data: { messageId: first, userId, text: `Task ${index}`, language: 'en', channel: 'ui' },
-  };
-  yield {
-    streamId: main,
-    type: 'RoutingDecided',
-    data: { messageId: first, outcome: 'new', taskId, method: 'semantic', candidates: [] },
-  };
-  yield {
-    streamId: task,
-    type: 'TaskCreated',
-    data: { taskId, kind: 'persistent', goal: `Goal of task ${index}`, language: 'en', originMessageId: first },
-  };
-  yield {
-    streamId: task,
-    type: 'MessageDeliveredToInbox',
-    data: { itemId: first, messageId: first, text: `Task ${index}`, language: 'en' },
-  };
-  let pending = [first];
-  for (let t = 0; t < TURNS_PER_TASK; t += 1) {
-    const turnId = nextUuid();
-    const turn = streams.turn(turnId);
-    yield { streamId: task, type: 'TurnOpened', data: { turnId, reason: 'message' } };
-    yield { streamId: turn, type: 'TurnStarted', data: { turnId, taskId, reason: 'message' } };
-    yield {
-      streamId: turn,
-      type: 'TurnLeased',
-      data: { workerId: 'worker-1', generation: 1, leaseUntil: '2030-01-01T00:00:00.000Z' },
-    };
-    yield { streamId: task, type: 'InboxItemsClaimed', data: { turnId, step: 1, itemIds: pending } };
-    for (let step = 1; step <= STEPS_PER_TURN; step += 1) {
-      const callId = `${turnId}:${step}:0`;
-      yield {
-        streamId: turn,
-        type: 'ModelStepCommitted',
-        data: {
-          step,
-          reply: `Step ${step} of turn ${t}: working on it.`,
-          toolCallIntents: [{ callId, tool: 'notes.write', arguments: { n: step } }],
-          consumedItemIds: step === 1 ? pending : [],
-          usage: { inputTokens: 900, outputTokens: 120 },
-          promptRef,
-          finishReason: 'tool_calls',
-        },
-      };
-      yield {
-        streamId: turn,
-        type: 'ToolCallStarted',
-        data: { callId, tool: 'notes.write', idempotencyKey: callId, attempt: 1 },
-      };
-      yield { streamId: turn, type: 'ToolCallCompleted', data: { callId, status: 'ok', result: { ok: true } } };
-    }
-    yield { streamId: turn, type: 'TurnCompleted', data: { steps: STEPS_PER_TURN } };
-    yield { streamId: task, type: 'TurnClosed', data: { turnId, outcome: 'completed' } };
-    if (t < TURNS_PER_TASK - 1) pending = [yield* message(`Follow-up ${t} on task ${index}`, 'existing')];
-  }
-  yield {
-    streamId: main,
-    type: 'TaskCardShown',
-    data: { cardId: nextUuid(), taskId, title: `Task ${index}`, status: 'completed' },
-  };
-  yield { streamId: task, type: 'TaskCompleted', data: { summary: 'done' } };
-}
-
-/** Interleaves CONCURRENT_TASKS task lives at random (seeded), as tasks overlap in real use. */
-function* generatedLog(total: number): Generator<Generated> {
-  let seed = 42;
-  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-  const active: Array<Generator<Generated>> = [];
-  let started = 0;
-  for (let produced = 0; produced < total;) {
-    while (active.length < CONCURRENT_TASKS) active.push(taskLife(started++));
-    const slot = Math.floor(random() * active.length);
-    const next = active[slot].next();
-    if (next.done) {
-      active.splice(slot, 1);
-      continue;
-    }
-    produced += 1;
-    yield next.value;
-  }
-}
-
-function writeLog(filename: string): { events: number; tasks: number; millis: number } {
-  const started = nowMs();
-  const db = new Database(filename);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
-  const insert = db.prepare(
-    'INSERT INTO events (stream_id, revision, event_id, type, schema_version, data, metadata, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const metadata = JSON.stringify({
-    correlationId: 'bench',
-    causationId: null,
+function writeLog(filename: string): WrittenLog {
+  return writeGeneratedLog(filename, EVENTS, {
     workspaceId: WORKSPACE,
-    actor: { kind: 'agent' },
+    users: USERS,
+    concurrentTasks: CONCURRENT_TASKS,
+    turnsPerTask: TURNS_PER_TASK,
+    stepsPerTurn: STEPS_PER_TURN,
+    nextUuid,
+    onProgress: (count) => note(`  generated ${count} events`),
   });
-  const revisions = new Map<string, number>();
-  const versions = new Map(eventRegistry.all().map((d) => [d.type, d.version]));
-  const t0 = Date.parse('2025-01-01T00:00:00.000Z');
-  let rows: Array<[string, number, string, string, number, string, string, string]> = [];
-  const flush = db.transaction((batch: typeof rows) => {
-    for (const row of batch) insert.run(...row);
-  });
-  let count = 0;
-  for (const event of generatedLog(EVENTS)) {
-    const revision = (revisions.get(event.streamId) ?? -1) + 1;
-    revisions.set(event.streamId, revision);
-    const occurredAt = new Date(t0 + count * 10).toISOString();
-    rows.push([
-      event.streamId,
-      revision,
-      nextUuid(),
-      event.type,
-      versions.get(event.type) ?? 1,
-      JSON.stringify(event.data),
-      metadata,
-      occurredAt,
-    ]);
-    count += 1;
-    if (rows.length === 50_000) {
-      flush(rows);
-      rows = [];
-      note(`  generated ${count} events`);
-    }
-  }
-  flush(rows);
-  db.close();
-  const tasks = [...revisions.keys()].filter((s) => s.startsWith('task-')).length;
-  return { events: count, tasks, millis: nowMs() - started };
 }
 
 /** A sample of the generated events, checked against their contract schemas. */

@@ -8,8 +8,6 @@ import {
   ProjectionRunner,
   ReadModelConsistency,
   ReadModels,
-  readModelProjections,
-  eraseProjectionType,
   type ChangeNoticeSink,
   type AnyProjection,
   type DocumentStore,
@@ -24,17 +22,15 @@ import {
   READ_MODELS,
   MEMORY_READ_MODEL,
   MemoryReadModel,
-  memoryProjections,
 } from '@lomo/read-models';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@lomo/llm';
-import { DocumentStoreGenerationReadModel, GENERATION_READ_MODEL, generationProjections } from '@lomo/generation';
+import { DocumentStoreGenerationReadModel, GENERATION_READ_MODEL } from '@lomo/generation';
 import { CLOCK, type Clock } from '@lomo/contracts';
 import {
   ARTIFACT_BINDINGS,
   DocumentStoreRoutingIndex,
   ROUTING_INDEX,
   ROUTING_INDEX_PROJECTION,
-  routingIndexProjection,
   SEARCH_INDEX,
   SearchIndexFeeder,
   type SearchIndex,
@@ -46,13 +42,13 @@ import {
   NoticeFanoutSink,
   ProjectedArtifactBindings,
   WORKSPACE_READ_MODEL,
-  workspaceProjections,
 } from '@lomo/workspace';
 import { BusChangeNoticeSink } from './bus-change-notices';
 import { BusProjectionFeed, StoreProjectionFeed, type ProjectionFeed } from './projection-feeds';
 import { projectorHealthCheck, ProjectorHealthRegistration } from './projector-health';
 import { rebuildExecutorOf } from './rebuild-threads';
 import { CHANGE_NOTICE_SINK, ProjectorService } from './projector.service';
+import { projectorProjections } from './projector-projections';
 import { SEARCH_INDEX_FEEDER, SearchIndexSync } from './search-index-sync.service';
 import { embeddingProvider, searchIndexProvider } from '../routing-read/routing-read.providers';
 
@@ -72,13 +68,7 @@ export interface ProjectorModuleOptions {
 export class ProjectorModule {
   static register(config: LomoConfig, options: ProjectorModuleOptions = {}): DynamicModule {
     const settings: ProjectorSettings = { ...projectorSettings(config), ...options.settings };
-    const projections = options.projections ?? [
-      ...readModelProjections,
-      eraseProjectionType(routingIndexProjection),
-      ...workspaceProjections,
-      ...generationProjections,
-      ...memoryProjections,
-    ];
+    const projections = options.projections ?? projectorProjections;
     return {
       module: ProjectorModule,
       providers: [

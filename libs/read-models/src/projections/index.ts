@@ -6,8 +6,12 @@ export { asKnownEvent, type KnownEvent, type KnownEventOf, type KnownEventType }
 export {
   ALIASES_COLLECTION,
   CHECKPOINTS_COLLECTION,
+  isCollectionOf,
+  parsePhysical,
   physicalCollection,
+  rebuildCollection,
   streamsCollection,
+  type PhysicalName,
 } from './engine/physical-names';
 export type { AppliedStreamDocument } from './engine/applied-streams';
 export { ProjectionAliases, type ProjectionAliasDocument } from './engine/projection-aliases';
@@ -23,7 +27,15 @@ export {
 export { ProjectionEngine, type BatchResult, type EngineMode, type EngineTuning } from './engine/projection-engine';
 export { ProjectionRunner, type ProjectionRunnerOptions } from './engine/projection-runner';
 export type { ProjectionState, ProjectionStatus, ProjectorHealth } from './engine/projection-status';
-export { rebuildCollections, type RebuildResult } from './engine/rebuild';
+export { rebuildCollections, type RebuildProgress, type RebuildResult } from './engine/rebuild';
+export {
+  dropRetired,
+  replaceCollections,
+  type ReplaceCollectionsOptions,
+  type ReplaceCollectionsResult,
+  type ReplacedProjection,
+} from './engine/replace-collections';
+export { ProjectionCheckpoints, type ProjectionCheckpointDocument } from './engine/projection-checkpoints';
 export { inThreadRebuildExecutor } from './engine/in-thread-rebuild-executor';
 export type { RebuildEnvironment, RebuildExecutor, RebuildGroup, RebuildHooks } from './engine/rebuild-executor.port';
 export type { RebuildTarget } from './engine/rebuild';

@@ -4,3 +4,5 @@ export * from '../document-store/testing/document-store-harness';
 export * from '../document-store/testing/mongo-harness';
 export * from '../document-store/testing/sqlite-harness';
 export { CLAIMS_COLLECTION } from '../document-store/mongodb/transition-claims';
+export * from './generated-log';
+export * from './collection-diff';

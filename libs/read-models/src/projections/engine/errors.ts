@@ -91,3 +91,18 @@ export class RebuildInterruptedError extends LomoError {
     super(`Rebuild of ${projections.join(', ')} interrupted by a stop`, { projections });
   }
 }
+
+/**
+ * An operator's rebuild refused before anything switched: a newer version is live, another
+ * instance holds the rebuild lease, or the alias moved meanwhile.
+ */
+export class RebuildRefusedError extends LomoError {
+  readonly code = 'PROJECTION_REBUILD_REFUSED';
+  readonly retriable = false;
+  constructor(
+    readonly projection: string,
+    readonly reason: string,
+  ) {
+    super(`Rebuild of ${projection} refused: ${reason}`, { projection, reason });
+  }
+}

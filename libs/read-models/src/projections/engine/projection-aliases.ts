@@ -20,6 +20,7 @@ export type ProjectionAliasDocument = DocumentInput & {
 };
 
 export type RebuildClaim = 'claimed' | 'taken' | 'done';
+export type ReplacementClaim = 'claimed' | 'taken' | 'moved';
 
 const MAX_ATTEMPTS = 20;
 
@@ -99,6 +100,67 @@ export class ProjectionAliases {
     );
     this.cache.delete(name);
     return retired;
+  }
+
+  /**
+   * Takes (or renews) the lease on rebuilding the version readers use, into a fresh `collection`
+   * (an operator's rebuild): only while the alias still names `from` at `version`. 'moved' when it
+   * no longer does, 'taken' when another owner's lease is live.
+   */
+  claimReplacement(
+    name: string,
+    version: number,
+    from: string,
+    collection: string,
+    owner: string,
+    leaseMs: number,
+  ): Promise<ReplacementClaim> {
+    return this.update(
+      name,
+      (alias): ReplacementClaim | ProjectionAliasDocument => {
+        if (alias.version !== version || alias.collection !== from) return 'moved';
+        const held = alias.rebuild;
+        const now = this.now();
+        if (held !== null && held.owner !== owner && Date.parse(held.leaseUntil) > now.getTime()) return 'taken';
+        const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+        return { ...alias, rebuild: { collection, version, owner, leaseUntil } };
+      },
+      'claimed',
+    );
+  }
+
+  /**
+   * The compare-and-set switch of an operator's rebuild: readers move from `from` to `collection`
+   * only while the alias still names `from` at `version` and `owner` holds the lease. Returns the
+   * collections it retired, or undefined when the alias moved or the lease went to another owner.
+   */
+  async switchReplacement(
+    name: string,
+    version: number,
+    from: string,
+    collection: string,
+    owner: string,
+  ): Promise<string[] | undefined> {
+    const outcome = await this.update(
+      name,
+      (alias): 'refused' | ProjectionAliasDocument => {
+        if (alias.version !== version || alias.collection !== from || alias.rebuild?.owner !== owner) return 'refused';
+        return { ...alias, collection, switchedAt: this.now().toISOString(), retired: [from], rebuild: null };
+      },
+      'switched',
+    );
+    this.cache.delete(name);
+    return outcome === 'switched' ? [from] : undefined;
+  }
+
+  /** Gives the lease up (a rebuild that failed or was refused); another owner's lease is left alone. */
+  async releaseRebuild(name: string, owner: string): Promise<void> {
+    await this.update(
+      name,
+      (alias): 'not_held' | ProjectionAliasDocument =>
+        alias.rebuild?.owner === owner ? { ...alias, rebuild: null } : 'not_held',
+      'released',
+    );
   }
 
   /** Compare-and-set loop: `change` returns the new document, or a verdict meaning "no write". */

@@ -4,6 +4,7 @@ import { LiveProjections } from './live-projections';
 import { assertProjectionShape, physicalCollection } from './physical-names';
 import { ProjectionAliases } from './projection-aliases';
 import { ProjectionCheckpoints } from './projection-checkpoints';
+import type { ProjectionEngine } from './projection-engine';
 import { ProjectionMetrics } from './projection-metrics';
 import { ProjectionSlot } from './projection-slot';
 import { assessHealth, type ProjectionStatus, type ProjectorHealth } from './projection-status';
@@ -11,14 +12,17 @@ import { RebuildCoordinator } from './rebuild-coordinator';
 import { RetiredCollections } from './retired-collections';
 import { resolveRunnerOptions, type ProjectionRunnerOptions, type ResolvedRunnerOptions } from './runner-options';
 import { StoreSweep } from './store-sweep';
+import { describeError } from './describe-error';
 import { TurnTaskLookup } from './turn-task-lookup';
 
 export type { ProjectionRunnerOptions } from './runner-options';
 
 /**
- * Runs a set of projections: starts each one live when its alias already points at this version,
- * otherwise rebuilds it from the log into `<name>_v<version>` (one instance, under a lease) and
- * switches the alias (RebuildCoordinator); applies live events from any feed (LiveProjections);
+ * Runs a set of projections: starts each one live when its alias already points at this version
+ * (`<name>_v<version>`, or `<name>_v<version>_r<n>` after an operator's rebuild), otherwise
+ * rebuilds it from the log into `<name>_v<version>` (one instance, under a lease) and switches the
+ * alias (RebuildCoordinator); follows an operator's switch to a rebuilt collection of the same
+ * version while live (LiveProjections.follow); applies live events from any feed (LiveProjections);
  * sweeps the store after each physical collection's checkpoint to repair what a feed missed and
  * to measure lag (StoreSweep). This class only wires them and answers for them.
  */
@@ -51,7 +55,19 @@ export class ProjectionRunner {
       (definition) => new ProjectionSlot(definition, physicalCollection(definition)),
     );
     const metrics = options.metrics ? new ProjectionMetrics(options.metrics, () => this.status()) : undefined;
-    this.live = new LiveProjections(this.slots, this.options, context, metrics);
+    // An operator's rebuild switched a live slot's alias: sweep the new collection, retire the old.
+    const adopted = (slot: ProjectionSlot, engine: ProjectionEngine, left: string) => {
+      this.sweeps.sweepAdopted(slot, engine);
+      this.retired
+        .dropLater([left])
+        .catch((error: unknown) =>
+          this.options.logger.warn(
+            { collection: left, error: describeError(error) },
+            'dropping the left collection failed',
+          ),
+        );
+    };
+    this.live = new LiveProjections(this.slots, this.options, context, metrics, this.aliases, adopted);
     this.sweeps = new StoreSweep(this.slots, this.live, checkpoints, this.options);
     this.rebuilds = new RebuildCoordinator(
       this.slots,

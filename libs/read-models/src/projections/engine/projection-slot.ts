@@ -24,10 +24,18 @@ export class ProjectionSlot {
   /** Events read by the rebuild in progress, or the last one. */
   rebuiltEvents = 0;
 
+  /**
+   * The collection this slot writes: `<name>_v<version>` when it builds it, or whichever collection
+   * of this version the alias names when the slot goes live (an operator's rebuild, `_r<n>`).
+   */
+  physical: string;
+
   constructor(
     readonly definition: AnyProjection,
-    readonly physical: string,
-  ) {}
+    physical: string,
+  ) {
+    this.physical = physical;
+  }
 
   status(): ProjectionStatus {
     const { phase } = this;

@@ -10,6 +10,7 @@ import type { RetiredCollections } from './retired-collections';
 import type { ResolvedRunnerOptions } from './runner-options';
 import type { StoreSweep } from './store-sweep';
 import { describeError } from './describe-error';
+import { isCollectionOf } from './physical-names';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 export interface RebuildCoordinatorParts {
@@ -37,7 +38,10 @@ export class RebuildCoordinator {
     private readonly options: ResolvedRunnerOptions,
   ) {}
 
-  /** Starts live the slots whose alias names their collection; returns those that need a rebuild. */
+  /**
+   * Starts live the slots whose alias names a collection of their version (the first build, or an
+   * operator's rebuild of it); returns those that need a rebuild.
+   */
   async startWhereSwitched(): Promise<ProjectionSlot[]> {
     const { aliases, live, retired } = this.parts;
     const toRebuild: ProjectionSlot[] = [];
@@ -49,10 +53,11 @@ export class RebuildCoordinator {
           { projection: slot.definition.name, version: slot.definition.version, aliasVersion: alias.version },
           'a newer version of this projection is live; this instance leaves it alone',
         );
-      } else if (alias?.collection === slot.physical) {
+      } else if (alias?.collection != null && isCollectionOf(slot.definition, alias.collection)) {
+        slot.physical = alias.collection;
         await this.options.documents.ensureIndexes(slot.physical, slot.definition.indexes);
         live.goLive(slot);
-        await retired.dropOlderThan(slot.definition.name, slot.definition.version);
+        await retired.dropLeftovers(slot.definition, alias, this.options.now());
       } else {
         toRebuild.push(slot);
       }
@@ -85,13 +90,17 @@ export class RebuildCoordinator {
     return this.parts.aliases.claimRebuild(name, version, slot.physical, instanceId, rebuildLeaseMs);
   }
 
-  /** Another instance rebuilt and switched: start live from its checkpoint. */
+  /**
+   * Another instance rebuilt and switched (and an operator may have rebuilt it again since): start
+   * live on the alias's collection of this version from its checkpoint.
+   */
   private async adoptSwitched(slot: ProjectionSlot): Promise<void> {
     const alias = await this.parts.aliases.read(slot.definition.name);
-    if (alias?.collection !== slot.physical) {
+    if (alias?.collection == null || !isCollectionOf(slot.definition, alias.collection)) {
       slot.phase = { state: 'superseded' };
       return;
     }
+    slot.physical = alias.collection;
     await this.goLiveAndSweep(slot);
   }
 

@@ -1,6 +1,8 @@
 import type { Logger } from '@lomo/observability';
 import type { DocumentStore } from '../../document-store/document-store.port';
-import { olderPhysicalCollections, streamsCollection } from './physical-names';
+import type { AnyProjection } from './projection-definition';
+import type { ProjectionAliasDocument } from './projection-aliases';
+import { olderPhysicalCollections, streamsCollection, unusedCollectionsOfVersion } from './physical-names';
 import type { ProjectionCheckpoints } from './projection-checkpoints';
 import { describeError } from './describe-error';
 
@@ -34,14 +36,32 @@ export class RetiredCollections {
     this.timers.add(timer);
   }
 
-  /** Collections (and streams collections) of versions older than `version` of `name`. */
-  async dropOlderThan(name: string, version: number): Promise<void> {
-    const older = olderPhysicalCollections(name, version, await this.documents.listCollections());
-    for (const collection of older) {
+  /**
+   * At a start: the collections of older versions of the projection, and those of its own version
+   * that neither the alias nor a rebuild under a live lease uses (what an operator's rebuild
+   * replaced, or left half-built), with their streams and checkpoints.
+   */
+  async dropLeftovers(
+    definition: Pick<AnyProjection, 'name' | 'version'>,
+    alias: Pick<ProjectionAliasDocument, 'collection' | 'rebuild'> | undefined,
+    now: Date,
+  ): Promise<void> {
+    const collections = await this.documents.listCollections();
+    const leased = alias?.rebuild != null && Date.parse(alias.rebuild.leaseUntil) > now.getTime();
+    const unused = [
+      ...olderPhysicalCollections(definition.name, definition.version, collections),
+      ...unusedCollectionsOfVersion(
+        definition,
+        [alias?.collection, leased ? alias?.rebuild?.collection : undefined],
+        collections,
+      ),
+    ];
+    for (const collection of unused) {
       await this.documents.dropCollection(collection);
       if (!collection.endsWith('_streams')) await this.checkpoints.remove(collection);
     }
-    if (older.length > 0) this.logger.info({ projection: name, dropped: older }, 'older versions dropped');
+    if (unused.length > 0)
+      this.logger.info({ projection: definition.name, dropped: unused }, 'unused collections dropped');
   }
 
   /** Pending drops are abandoned; the next start finds the leftovers. */

@@ -23,12 +23,31 @@ export class StoreSweep {
     private readonly options: ResolvedRunnerOptions,
   ) {}
 
-  /** One pass over every live slot. */
+  private readonly adoptions = new Set<Promise<void>>();
+
+  /** One pass over every live slot, each first following its alias (LiveProjections.follow). */
   async sweep(): Promise<void> {
     for (const slot of this.slots) {
-      const { phase } = slot;
-      if (phase.state === 'live') await this.sweepSlot(slot, phase.engine);
+      if (slot.phase.state !== 'live') continue;
+      const engine = await this.live.exclusive(() => this.live.follow(slot, true));
+      if (engine !== undefined) await this.sweepSlot(slot, engine);
     }
+  }
+
+  /**
+   * After a slot moved to a rebuilt collection: sweeps it from that collection's checkpoint in the
+   * background (the move happens inside a batch, which a sweep page must not wait for).
+   */
+  sweepAdopted(slot: ProjectionSlot, engine: ProjectionEngine): void {
+    const done = this.sweepSlot(slot, engine)
+      .catch((error: unknown) =>
+        this.options.logger.error(
+          { projection: slot.definition.name, collection: engine.collection, error: describeError(error) },
+          'sweep of an adopted collection failed; the next sweep repeats it',
+        ),
+      )
+      .finally(() => this.adoptions.delete(done));
+    this.adoptions.add(done);
   }
 
   /** Sweeps every `intervalMs` until halt(); a failed pass is logged and the next tick tries again. */
@@ -57,18 +76,25 @@ export class StoreSweep {
   /** Resolves once the timed pass in flight (if any) ended, however it ended. */
   async idle(): Promise<void> {
     await this.inFlight?.catch(() => undefined);
+    await Promise.all([...this.adoptions]);
   }
 
+  /**
+   * Sweeps one engine's collection from its checkpoint. Stops early when the slot moved to another
+   * engine meanwhile (an alias switch): that move sweeps the new collection itself.
+   */
   async sweepSlot(slot: ProjectionSlot, engine: ProjectionEngine): Promise<void> {
     const { events, sweepBatchSize: batchSize, now } = this.options;
     const filter = { streamPrefixes: prefixesOf([slot.definition]) };
-    let position: Position | undefined = await this.checkpoints.get(slot.physical);
+    const collection = engine.collection;
+    let position: Position | undefined = await this.checkpoints.get(collection);
     let behind = 0;
     let oldest: string | undefined;
     for (;;) {
       const page = await events.readAll({ fromPosition: position ?? 'start', filter, maxCount: batchSize });
       if (page.length === 0) break;
-      await this.live.exclusive(async () => {
+      const applied = await this.live.exclusive(async () => {
+        if (!isEngineOf(slot, engine)) return false;
         // Measured before applying: what the feeds had not delivered yet is the lag.
         await engine.streams.preload(page.map((e) => e.metadata.streamId));
         for (const event of page) {
@@ -77,9 +103,11 @@ export class StoreSweep {
           oldest ??= event.metadata.occurredAt;
         }
         await this.live.applyTo(slot, engine, page);
+        return true;
       });
+      if (!applied) return;
       position = page[page.length - 1].metadata.globalPosition;
-      await this.checkpoints.save(slot.physical, position);
+      await this.checkpoints.save(collection, position);
       if (page.length < batchSize) break;
     }
     slot.lag = {
@@ -89,3 +117,7 @@ export class StoreSweep {
     };
   }
 }
+
+/** Whether the slot still writes through this engine (it is live and did not move). */
+const isEngineOf = (slot: ProjectionSlot, engine: ProjectionEngine): boolean =>
+  slot.phase.state === 'live' && slot.phase.engine === engine;
