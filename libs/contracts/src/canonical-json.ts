@@ -11,13 +11,14 @@ function sortedKeys(value: unknown): unknown {
   );
 }
 
+/** A JSON value in canonical form (keys sorted at every depth): the same value, the same bytes. */
+export const canonicalJson = (value: unknown): string => JSON.stringify(sortedKeys(value));
+
 /**
  * The sha-256 (hex) of a JSON value in canonical form (keys sorted at every depth): what an
  * approval card records of the call it shows, so the same call hashes the same wherever it is
  * computed (the runtime for tool calls, the generation service for orders).
  */
 export function canonicalDigest(value: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify(sortedKeys(value)), 'utf8')
-    .digest('hex');
+  return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
 }

@@ -64,7 +64,9 @@ describe('event contracts', () => {
 
   it('maps every type to exactly one stream category and a current version', () => {
     for (const d of definitions) {
-      expect(['main', 'task', 'turn', 'receipt', 'artifact', 'generation', 'account', 'memory']).toContain(d.category);
+      expect(['main', 'task', 'turn', 'receipt', 'artifact', 'generation', 'account', 'memory', 'operator']).toContain(
+        d.category,
+      );
       expect(d.version).toBeGreaterThanOrEqual(1);
       for (let v = 1; v < d.version; v += 1) expect(typeof d.upcasters[v]).toBe('function');
     }

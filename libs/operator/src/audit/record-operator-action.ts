@@ -1,11 +1,5 @@
 import type { Caller } from '@lomo/auth';
-import {
-  streams,
-  type Clock,
-  type IdGenerator,
-  type OperatorActionKind,
-  type operatorEvents,
-} from '@lomo/contracts';
+import { streams, type Clock, type IdGenerator, type OperatorActionKind, type operatorEvents } from '@lomo/contracts';
 import type { EventStore } from '@lomo/eventstore';
 import type { z } from 'zod';
 

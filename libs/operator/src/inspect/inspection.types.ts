@@ -125,7 +125,14 @@ export interface InspectedTurn {
   /** Generations fenced off by a takeover: their writes after it are refused (metrics count them). */
   fencedGenerations: number[];
   /** Events written with a generation lower than the lease's at that point: should never exist. */
-  staleWritesAccepted: Array<{ revision: number; type: string; generation: number; leaseGeneration: number }>;
+  staleWritesAccepted: Array<{
+    /** The turn stream, or the task stream for a write about this turn (a claim, a card). */
+    streamId: string;
+    revision: number;
+    type: string;
+    generation: number;
+    leaseGeneration: number;
+  }>;
   steps: InspectedStep[];
   waits: Array<{ at: string; on: unknown }>;
   timeline: TimelineEntry[];

@@ -1,2 +1,5 @@
 // The repair part of @lomo/operator; re-exported by the barrel.
 export {};
+export * from './relay';
+export * from './dead-letters';
+export * from './projections';

@@ -1,2 +1,4 @@
 // Test helpers of @lomo/operator (never imported by production code).
-export {};
+export * from './inspection-world';
+export * from './inspection-story';
+export * from './rebuild-world';
