@@ -1,57 +1,48 @@
 import 'reflect-metadata';
-import { ConfigError, isLomoError } from '@lomo/contracts';
-import { loadConfig } from '@lomo/config';
-import pino from 'pino';
-import { ApiTokens, authSettings, openApiTokenStore } from '@lomo/auth';
-import { createLogger } from '@lomo/observability';
-import { UsageError } from './parse-args';
-import { runTokensCommand, TOKENS_USAGE } from './tokens-command';
-
-const USAGE = `Usage:\n${TOKENS_USAGE}`;
+import { consoleWriters } from './cli-output';
+import { exitFor } from './exit-codes';
+import { buildProgram } from './program';
 
 /**
- * `lomo <command> ...`: operator tools on the stores the apps use (LOMO_DATA_DIR's read-model
- * file embedded, MONGODB_URL distributed: the same variables as the API).
+ * `lomo <command> ...`: operator tools on the stores the apps use (apps/cli/README.md). Exit codes:
+ * 0 done, 1 failed, 2 bad input (exit-codes.ts).
  */
 async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === 'help') {
-    console.log(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  if (command !== 'tokens') throw new UsageError(`unknown command "${command}"`);
-  const config = loadConfig();
-  // Logs go to stderr: stdout carries one JSON result per line for scripts.
-  const logger = createLogger({
-    level: 'warn',
-    name: 'lomo-cli',
-    destination: pino.destination({ dest: 2, sync: true }),
-  });
-  // No cache: the CLI makes one call and must see the store as it is.
-  const store = await openApiTokenStore(authSettings(config), logger, { cache: false });
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  const { program, context } = buildProgram(process.env, consoleWriters, stop.signal);
   try {
-    return await runTokensCommand(rest, new ApiTokens(store), {
-      out: (line) => console.log(line),
-      err: (line) => console.error(line),
-    });
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 2;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    const decision = exitFor(error);
+    if (decision.message !== '') {
+      if (context.out.json)
+        consoleWriters.err(JSON.stringify({ error: decision.errorCode, message: decision.message }));
+      else consoleWriters.err(`lomo: ${decision.message} (${decision.errorCode})`);
+    }
+    return decision.code;
   } finally {
-    await store.close();
+    await context.close();
   }
 }
 
+/** Resolves once everything written to the stream has been handed over (a pipe is asynchronous). */
+const drained = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  // process.exit drops what a pipe has not taken yet: a large --json result would be cut.
+  async (code) => {
+    await Promise.all([drained(process.stdout), drained(process.stderr)]);
+    process.exit(code);
+  },
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(`${error.message}\n${USAGE}`);
-      process.exit(2);
-    }
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    const code = isLomoError(error) ? error.code : 'INTERNAL';
-    console.error(JSON.stringify({ error: code, message: error instanceof Error ? error.message : String(error) }));
+    console.error(error);
     process.exit(1);
   },
 );

@@ -4,8 +4,11 @@ import { z } from 'zod';
 import { ConfigError } from '@lomo/contracts';
 import { configShape, configVariables, type ConfigKey } from './config.schema';
 
-/** Read by scripts/infra only, not by the apps. */
-const scriptOnly = new Set(['LOMO_CACHE_DIR']);
+/**
+ * Read elsewhere, not by the apps: LOMO_CACHE_DIR by scripts/infra, LOMO_TOKEN by the `lomo` CLI
+ * (apps/cli/README.md: the token it acts as), so a shell that exports it can still start an app.
+ */
+const scriptOnly = new Set(['LOMO_CACHE_DIR', 'LOMO_TOKEN']);
 
 type Raw = z.infer<z.ZodObject<typeof configShape>>;
 

@@ -61,6 +61,7 @@ export async function createApiToken(
       '-r',
       './scripts/register.cjs',
       'apps/cli/src/main.ts',
+      '--json',
       'tokens',
       'create',
       '--workspace',

@@ -1,3 +1,4 @@
+import { runLomo, jsonLines } from '../../integration/operator/support/run-lomo';
 import { Drill } from './drill';
 import { killInsideToolCall } from './kill-inside-tool-call';
 import { Scenario } from './scenario';
@@ -53,4 +54,61 @@ describe('multi-process deployment: executor SIGKILL inside a tool call', () => 
       `multi-process drill: ${JSON.stringify({ ...verdict, caught: { ...caught, victim: victim.name }, seconds: (Date.now() - started) / 1000 })}\n`,
     );
   });
+
+  // Issue 19: the operator CLI with the same flags on the distributed stores (read models and
+  // tokens on FerretDB, the bus on Kafka, the shared SQLite event store), after the drill above.
+  it('lomo reads the distributed stores: task inspect, stream show --at, events tail, projections and relay status, dead letters', async () => {
+    const issued = await runLomo(
+      ['--json', 'tokens', 'create', '--workspace', 'ops', '--user', 'sam', '--kind', 'operator'],
+      drill.env,
+    );
+    expect(issued.code).toBe(0);
+    const token = (JSON.parse(issued.stdout.trim()) as { token: string }).token;
+    const lomo = (...args: string[]) => runLomo(['--json', '--token', token, ...args], drill.env);
+
+    const log = await drill.events();
+    const taskId = (log.find((e) => e.type === 'TaskCreated')!.data as { taskId: string }).taskId;
+    const turnIds = new Set(
+      log
+        .filter((e) => e.type === 'TurnOpened' && e.metadata.streamId === `task-${taskId}`)
+        .map((e) => (e.data as { turnId: string }).turnId),
+    );
+    const committed = log.filter(
+      (e) => e.type === 'ModelStepCommitted' && turnIds.has(e.metadata.streamId.slice('turn-'.length)),
+    );
+
+    const inspected = await lomo('task', 'inspect', taskId);
+    expect(inspected.code).toBe(0);
+    const inspection = JSON.parse(inspected.stdout.trim()) as { taskId: string; steps: unknown[]; timeline: unknown[] };
+    expect(inspection.taskId).toBe(taskId);
+    expect(inspection.steps).toHaveLength(committed.length);
+
+    const first = await lomo('stream', 'show', `task-${taskId}`, '--at', '0');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout.trim())).toMatchObject({ revision: 0, folded: true, state: { taskId } });
+
+    const tail = await lomo('events', 'tail', '--stream', `task-${taskId}`, '--limit', '3');
+    expect(tail.code).toBe(0);
+    expect(
+      jsonLines<{ metadata: { streamId: string; revision: number } }>(tail.stdout).map((e) => e.metadata.revision),
+    ).toEqual([0, 1, 2]);
+
+    const status = await lomo('projections', 'status');
+    expect(status.code).toBe(0);
+    const rows = jsonLines<{ name: string; aliasCollection: string | null }>(status.stdout);
+    expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['tasks', 'turns', 'inbox_items']));
+    expect(rows.every((r) => r.aliasCollection !== null)).toBe(true);
+
+    const relay = await lomo('relay', 'status');
+    expect(relay.code).toBe(0);
+    const relayStatus = JSON.parse(relay.stdout.trim()) as {
+      checkpoint: string | null;
+      lease: { holder: string | null; live: boolean } | null;
+    };
+    expect(relayStatus.checkpoint).not.toBeNull();
+    expect(relayStatus.lease).toMatchObject({ holder: expect.any(String), live: true });
+
+    const dlq = await lomo('dlq', 'list');
+    expect(dlq.code).toBe(0);
+  }, 180_000);
 });

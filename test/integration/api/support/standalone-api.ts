@@ -152,7 +152,7 @@ export async function startStandaloneApi(
       const body = (await response.json()) as { data?: T | null; errors?: GraphqlError[] };
       return { status: response.status, headers: response.headers, ...body };
     },
-    tokens: (args) => run(['apps/cli/src/main.ts', 'tokens', ...args], { LOMO_DATA_DIR: dataDir }),
+    tokens: (args) => run(['apps/cli/src/main.ts', '--json', 'tokens', ...args], { LOMO_DATA_DIR: dataDir }),
     async headPosition() {
       const store = new SqliteEventStore({ filename: path.join(dataDir, 'events.sqlite') });
       try {

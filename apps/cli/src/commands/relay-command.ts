@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { logOperatorRead } from '@lomo/auth';
+import { SqliteRelayLeaseStore, type RelayLeaseStore } from '@lomo/bus';
+import { BadOperatorInputError, relayStatus, type RelayStatus } from '@lomo/operator';
+import { DocumentRelayLeaseStore } from '@lomo/platform';
+import type { CliContext, OperatorStores } from '../cli-context';
+
+const integer = (name: string) => (value: string) => {
+  if (!/^[0-9]{1,9}$/.test(value)) throw new BadOperatorInputError(`${name} must be a whole number, got "${value}"`);
+  return Number(value);
+};
+
+/**
+ * The lease the relays elect their active instance with, where createRelay keeps it
+ * (libs/platform/src/create-relay.ts); none when the relay runs unleased or its file does not
+ * exist yet (opening would create it: a read changes nothing).
+ */
+function openLease(ctx: CliContext, stores: OperatorStores): { lease?: RelayLeaseStore; close(): void } {
+  const { config } = ctx;
+  if (config.LOMO_RELAY !== 'on') return { close: () => undefined };
+  if (config.LOMO_BUS === 'kafka' && config.LOMO_EVENTSTORE !== 'sqlite')
+    return { lease: new DocumentRelayLeaseStore(stores.documents), close: () => undefined };
+  const file = config.LOMO_BUS === 'in-process' ? config.LOMO_BUS_PATH : config.LOMO_SQLITE_PATH;
+  if (!existsSync(file)) return { close: () => undefined };
+  const lease = SqliteRelayLeaseStore.open({ filename: file });
+  return { lease, close: () => lease.close() };
+}
+
+const offsets = (status: RelayStatus['groups'][number]['topics'][number]) =>
+  status.partitions.map((p) => `${p.partition}:${p.committed ?? '-'}/${p.end}`).join(' ');
+
+/** `lomo relay status`: the relay's checkpoint and lease, and every consumer group's lag. */
+export function registerRelayCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('relay')
+    .description('the relay from the event store to the bus')
+    .command('status')
+    .description(
+      "the relay's checkpoint against the store's head, its lease holder and expiry, and each consumer group's committed offsets against the partition ends",
+    )
+    .option('--group <groupId...>', 'these consumer groups (default: the apps’ groups)')
+    .option('--lag-limit <n>', 'count at most n events of relay lag', integer('--lag-limit'))
+    .addHelpText('after', '\nExamples:\n  lomo relay status\n  lomo relay status --group memory router --json')
+    .action(async (o: { group?: string[]; lagLimit?: number }) => {
+      const caller = await ctx.caller();
+      const stores = await ctx.openStores();
+      const opened = openLease(ctx, stores);
+      try {
+        const status = await relayStatus(
+          {
+            events: stores.events,
+            bus: await stores.bus(),
+            clock: ctx.clock,
+            ...(opened.lease ? { lease: opened.lease } : {}),
+          },
+          caller,
+          {
+            ...(o.group !== undefined ? { groups: o.group } : {}),
+            ...(o.lagLimit !== undefined ? { lagLimit: o.lagLimit } : {}),
+          },
+        );
+        logOperatorRead(ctx.audit, caller, { path: 'cli relay status', workspaceId: '*' });
+        if (ctx.out.json) return ctx.out.result(status);
+        ctx.out.line(`relay ${status.relayId} (topics ${status.topicPrefix}<category>)`);
+        ctx.out.line(
+          `checkpoint ${status.checkpoint ?? '-'}, head ${status.head ?? '-'}: ${status.lagCapped ? 'more than ' : ''}${status.lagEvents} event(s) behind`,
+        );
+        const lease = status.lease;
+        ctx.out.line(
+          lease === null
+            ? 'lease: none (the relay runs without one, or never took it)'
+            : `lease: ${lease.holder ?? 'released'}, epoch ${lease.epoch}, until ${lease.expiresAt} (${lease.live ? 'live' : 'expired'})`,
+        );
+        ctx.out.result(status.groups, {
+          columns: ['group', 'topic', 'lag', 'partition:committed/end'],
+          rows: status.groups.flatMap((g) =>
+            g.topics.length === 0
+              ? [[g.groupId, '-', 0, 'never committed']]
+              : g.topics.map((t) => [g.groupId, t.topic, t.lag, offsets(t)]),
+          ),
+        });
+      } finally {
+        opened.close();
+      }
+    });
+}

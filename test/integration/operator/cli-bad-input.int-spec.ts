@@ -1,0 +1,82 @@
+import { rmSync } from 'node:fs';
+import { sendAndSettle } from '../api/support/queries';
+import { startStandaloneApi, type RunningApi } from '../api/support/standalone-api';
+import { runLomo, snapshotDirectory, type LomoRun } from './support/run-lomo';
+
+// The issue's "bad input" must-show: unknown stream, bad position, another workspace without the
+// operator role, malformed flags, writes without their flag: each a clear message and exit code 2,
+// and the data directory byte-for-byte unchanged afterwards (every file's size and SHA-256).
+
+describe('lomo refuses bad input with exit code 2 and changes nothing', () => {
+  let api: RunningApi;
+  let dataDir: string;
+  let taskId: string;
+  let ownWorkspace: string;
+  let outsider: string;
+  let operator: string;
+  const env = () => ({ LOMO_DATA_DIR: dataDir, LOMO_MODE: 'embedded' });
+
+  beforeAll(async () => {
+    api = await startStandaloneApi({}, { keepDataDir: true });
+    dataDir = api.dataDir;
+    ({ taskId } = await sendAndSettle(api, api.devToken, 'Please draft a tagline for the spring tea launch'));
+    const me = await api.gql<{ me: { workspaceId: string } }>(api.devToken, '{ me { workspaceId } }');
+    ownWorkspace = me.data!.me.workspaceId;
+    const token = async (args: string[]) =>
+      (JSON.parse((await api.tokens(args)).stdout.trim()) as { token: string }).token;
+    outsider = await token(['create', '--workspace', 'elsewhere', '--user', 'eve']);
+    operator = await token(['create', '--workspace', 'ops', '--user', 'sam', '--kind', 'operator']);
+    // Stopped: what the CLI finds is what it must leave.
+    await api.stop();
+  }, 120_000);
+  afterAll(() => {
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const refused = async (args: string[], message: RegExp): Promise<LomoRun> => {
+    const before = snapshotDirectory(dataDir);
+    const run = await runLomo(args, env());
+    expect({ args, code: run.code }).toEqual({ args, code: 2 });
+    expect(run.stderr).toMatch(message);
+    expect(snapshotDirectory(dataDir)).toEqual(before);
+    return run;
+  };
+
+  it('an unknown stream, an unknown task, a revision beyond the head, a malformed --at', async () => {
+    await refused(
+      ['--token', operator, 'stream', 'show', 'task-00000000-0000-4000-8000-000000000000'],
+      /does not exist \(UNKNOWN_STREAM\)/,
+    );
+    await refused(['--token', operator, 'stream', 'show', 'nonsense'], /UNKNOWN_STREAM|BAD_INPUT/);
+    await refused(['--token', operator, 'task', 'inspect', '00000000-0000-4000-8000-000000000000'], /NOT_FOUND/);
+    await refused(['--token', operator, 'stream', 'show', `task-${taskId}`, '--at', '100000'], /BAD_POSITION/);
+    await refused(['--token', operator, 'stream', 'show', `task-${taskId}`, '--at', 'yesterday'], /BAD_POSITION/);
+    await refused(
+      ['--token', operator, 'stream', 'show', `task-${taskId}`, '--at', '-3'],
+      /BAD_POSITION|unknown option/,
+    );
+  }, 60_000);
+
+  it("another workspace without the operator role: a person's token reads only its own", async () => {
+    await refused(['--token', outsider, 'task', 'inspect', taskId], /needs an operator token \(FORBIDDEN\)/);
+    await refused(['--token', outsider, 'stream', 'show', `task-${taskId}`], /FORBIDDEN/);
+    await refused(['--token', outsider, 'events', 'tail', '--workspace', ownWorkspace], /FORBIDDEN/);
+  }, 60_000);
+
+  it('malformed flags, a missing argument, no token, a token that is not one', async () => {
+    await refused(['--token', operator, 'task', 'inspect'], /missing required argument/);
+    await refused(['--token', operator, 'events', 'tail', '--limit', 'many'], /--limit must be a whole number/);
+    await refused(['--token', operator, 'events', 'tail', '--bogus'], /unknown option '--bogus'/);
+    await refused(['frobnicate'], /unknown command 'frobnicate'/);
+    await refused(['task', 'inspect', taskId], /give --token/);
+    await refused(['--token', 'lomo_not-a-token', 'task', 'inspect', taskId], /token was refused/);
+  }, 60_000);
+
+  it('the same reads succeed with the operator token, and change nothing either', async () => {
+    const before = snapshotDirectory(dataDir);
+    const run = await runLomo(['--json', '--token', operator, 'task', 'inspect', taskId], env());
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout.trim())).toMatchObject({ taskId, workspaceId: ownWorkspace });
+    expect(snapshotDirectory(dataDir)).toEqual(before);
+  }, 60_000);
+});

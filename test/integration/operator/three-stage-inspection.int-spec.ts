@@ -1,0 +1,236 @@
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { canonicalJson } from '@lomo/contracts';
+import { FilesystemBlobStore } from '@lomo/blobs';
+import { SqliteEventStore } from '@lomo/eventstore';
+import { ProjectionAliases, ReadModels, SqliteDocumentStore, type TaskDocument } from '@lomo/read-models';
+import { PromptArchive } from '@lomo/runtime';
+import { SEND_MESSAGE, taskOfMessage } from '../api/support/queries';
+import { eventually, startStandaloneApi, type RunningApi } from '../api/support/standalone-api';
+import { runLomo } from './support/run-lomo';
+
+// The issue's first must-show, on the richest recorded scenario: article §8's three-stage brief
+// on `npm start` (script, storyboard with its review card and the plan's budget card, three shots).
+// While it runs, the tasks read model is sampled; every distinct snapshot is kept with the task
+// stream revision it had applied. Afterwards, from the built CLI on the same data directory:
+// - `stream show task-<id> --at <revision>` folds the task with its decider to each of those
+//   revisions, and the state equals the snapshot on everything both describe;
+// - `task inspect --prompts --json` lists every committed step with its consumed inbox items and
+//   its prompt reference, and each printed prompt is byte-equal to the archived one.
+
+const BRIEF =
+  'Please make a short video for the riverside bakery: a baker at dawn, fresh loaves on the counter, the first customers stepping in from the rain';
+
+interface Snapshot {
+  revision: number;
+  doc: TaskDocument;
+}
+
+/** What the read model and the folded domain state both say, in one comparable shape. */
+function comparableFromDocument(doc: TaskDocument) {
+  return {
+    goal: doc.goal,
+    checklist: doc.checklist.map((i) => ({
+      itemId: i.itemId,
+      status: i.status,
+      needs: i.needsConfirmation,
+      note: i.note,
+    })),
+    checkpoints: doc.checkpoints
+      .map((c) => ({ id: c.checkpointId, kind: c.kind, itemId: c.itemId, decision: c.resolution?.decision ?? null }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+    brief: doc.brief,
+    autonomy: doc.autonomy,
+    budgets: doc.planBudgets.map((b) => ({ budgetId: b.budgetId, amountMinor: b.amountMinor, currency: b.currency })),
+  };
+}
+
+interface FoldedTask {
+  status: string;
+  goal: string;
+  checklist: Array<{ itemId: string; status: string; needsConfirmation: boolean; note: string | null }>;
+  checkpoints: Record<
+    string,
+    { checkpointId: string; kind: string; itemId: string | null; resolution: { decision: string } | null }
+  >;
+  brief: { version: number; text: string } | null;
+  autonomy: string;
+  budgets: Array<{ budgetId: string; amountMinor: number; currency: string }>;
+}
+
+function comparableFromState(state: FoldedTask) {
+  return {
+    goal: state.goal,
+    checklist: state.checklist.map((i) => ({
+      itemId: i.itemId,
+      status: i.status,
+      needs: i.needsConfirmation,
+      note: i.note,
+    })),
+    checkpoints: Object.values(state.checkpoints)
+      .map((c) => ({ id: c.checkpointId, kind: c.kind, itemId: c.itemId, decision: c.resolution?.decision ?? null }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+    brief: state.brief,
+    autonomy: state.autonomy,
+    budgets: state.budgets.map((b) => ({ budgetId: b.budgetId, amountMinor: b.amountMinor, currency: b.currency })),
+  };
+}
+
+describe('operator tools on the recorded three-stage brief', () => {
+  let api: RunningApi;
+  let dataDir: string;
+  let taskId: string;
+  let operator: string;
+  const snapshots = new Map<number, Snapshot>();
+
+  beforeAll(async () => {
+    // The CLI runs from the built output, as an operator runs it (`node dist/apps/cli/main.js`).
+    execFileSync(process.execPath, ['scripts/build.cjs'], {
+      cwd: path.resolve(__dirname, '../../..'),
+      stdio: 'ignore',
+    });
+    api = await startStandaloneApi({}, { keepDataDir: true });
+    dataDir = api.dataDir;
+    const documents = new SqliteDocumentStore({ filename: path.join(dataDir, 'read-models.sqlite') });
+    const readModels = new ReadModels(documents, new ProjectionAliases(documents, { cacheTtlMs: 0 }));
+    const token = api.devToken;
+    const me = await api.gql<{ me: { workspaceId: string } }>(token, '{ me { workspaceId } }');
+    const workspaceId = me.data!.me.workspaceId;
+    const sent = await api.gql<{ sendMessage: { messageId: string } }>(token, SEND_MESSAGE, { text: BRIEF });
+    taskId = await taskOfMessage(api, token, sent.data!.sendMessage.messageId);
+
+    // Sample the read model while the scenario runs: each applied task revision seen is kept.
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const doc = await readModels.getTask(workspaceId, taskId);
+        const revision = (doc as { _streams?: Record<string, number> } | undefined)?._streams?.[`task-${taskId}`];
+        if (doc !== undefined && typeof revision === 'number' && !snapshots.has(revision))
+          snapshots.set(revision, { revision, doc: structuredClone(doc) });
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+
+    const read = () =>
+      api.gql<{
+        task: {
+          pendingCheckpoints: Array<{ checkpointId: string; kind: string }>;
+          lastContinuation: { reason: string } | null;
+        };
+      }>(
+        token,
+        'query($id: ID!) { task(id: $id) { pendingCheckpoints { checkpointId kind } lastContinuation { reason } } }',
+        { id: taskId },
+      );
+    const atCards = await eventually(
+      read,
+      (r) => (r.data?.task.pendingCheckpoints.length ?? 0) >= 2,
+      'the review and budget cards',
+      60_000,
+    );
+    for (const card of atCards.data!.task.pendingCheckpoints) {
+      await api.gql(
+        token,
+        'mutation($t: ID!, $c: ID!) { resolveCheckpoint(taskId: $t, checkpointId: $c, decision: APPROVE) { changed } }',
+        { t: taskId, c: card.checkpointId },
+      );
+    }
+    // Three simulated videos, one after another, then the runtime's own decision to finish.
+    await eventually(
+      read,
+      (r) => r.data?.task.lastContinuation?.reason === 'checklist_complete',
+      'the checklist complete',
+      200_000,
+    );
+    sampling = false;
+    await sampler;
+    await documents.close();
+    const created = await api.tokens(['create', '--workspace', 'ops', '--user', 'sam', '--kind', 'operator']);
+    operator = (JSON.parse(created.stdout.trim()) as { token: string }).token;
+    await api.stop();
+  }, 300_000);
+  afterAll(() => {
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const lomo = (args: string[]) =>
+    runLomo(
+      ['--json', '--token', operator, ...args],
+      { LOMO_DATA_DIR: dataDir, LOMO_MODE: 'embedded' },
+      { dist: true },
+    );
+
+  it('`stream show --at` reproduces the task at every revision the read model was captured at', async () => {
+    expect(snapshots.size).toBeGreaterThanOrEqual(5);
+    for (const { revision, doc } of [...snapshots.values()].sort((a, b) => a.revision - b.revision)) {
+      const run = await lomo(['stream', 'show', `task-${taskId}`, '--at', String(revision)]);
+      expect(run.code).toBe(0);
+      const shown = JSON.parse(run.stdout.trim()) as {
+        revision: number;
+        folded: boolean;
+        state: FoldedTask;
+        events: unknown[];
+      };
+      expect(shown.revision).toBe(revision);
+      expect(shown.folded).toBe(true);
+      expect(shown.events).toHaveLength(revision + 1);
+      expect({ revision, ...comparableFromState(shown.state) }).toEqual({ revision, ...comparableFromDocument(doc) });
+    }
+  }, 180_000);
+
+  it('`task inspect --json` lists every step with its consumed inbox items and prompt reference; each prompt is byte-equal to the stored one', async () => {
+    const run = await lomo(['task', 'inspect', taskId, '--prompts']);
+    expect(run.code).toBe(0);
+    const inspection = JSON.parse(run.stdout.trim()) as {
+      steps: Array<{
+        turnId: string;
+        step: number;
+        consumedItemIds: string[];
+        consumedInboxItems: Array<{ itemId: string; text: unknown }>;
+        promptRef: { hash: string } & Record<string, unknown>;
+        prompt: { ref: unknown; canonicalJson: string };
+      }>;
+      inbox: Array<{ itemId: string; consumedBy: string | null }>;
+    };
+
+    // Every ModelStepCommitted of every turn of the task, read from the store itself.
+    const store = new SqliteEventStore({ filename: path.join(dataDir, 'events.sqlite') });
+    const archive = new PromptArchive(new FilesystemBlobStore(path.join(dataDir, 'blobs')));
+    try {
+      const turnIds = (await store.readStream(`task-${taskId}`))
+        .filter((e) => e.type === 'TurnOpened')
+        .map((e) => (e.data as { turnId: string }).turnId);
+      const committed = [];
+      for (const turnId of turnIds)
+        for (const e of await store.readStream(`turn-${turnId}`))
+          if (e.type === 'ModelStepCommitted')
+            committed.push({ turnId, ...(e.data as { step: number; consumedItemIds: string[]; promptRef: never }) });
+      expect(committed.length).toBeGreaterThanOrEqual(4);
+      expect(inspection.steps.map((s) => `${s.turnId}#${s.step}`)).toEqual(
+        committed.map((c) => `${c.turnId}#${c.step}`),
+      );
+
+      for (const [i, step] of inspection.steps.entries()) {
+        expect(step.consumedItemIds).toEqual(committed[i].consumedItemIds);
+        expect(step.consumedInboxItems.map((item) => item.itemId)).toEqual(committed[i].consumedItemIds);
+        for (const item of step.consumedInboxItems)
+          expect(inspection.inbox.find((x) => x.itemId === item.itemId)?.consumedBy).toBe(
+            `${step.turnId}#${step.step}`,
+          );
+        expect(step.promptRef).toEqual(committed[i].promptRef);
+        const stored = await archive.load(committed[i].promptRef);
+        expect(stored).toBeDefined();
+        expect(
+          Buffer.from(step.prompt.canonicalJson, 'utf8').equals(
+            Buffer.from(canonicalJson({ messages: stored!.messages, tools: stored!.tools }), 'utf8'),
+          ),
+        ).toBe(true);
+      }
+      // The brief was consumed by the first step.
+      expect(inspection.steps[0].consumedInboxItems[0]?.text).toBe(BRIEF);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
