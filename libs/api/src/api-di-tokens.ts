@@ -9,8 +9,17 @@ export const API_RATE_LIMITER = Symbol('API_RATE_LIMITER');
 export const API_IP_RATE_LIMITER = Symbol('API_IP_RATE_LIMITER');
 export const API_READ_MODELS = Symbol('API_READ_MODELS');
 
-/** The read-model queries the API serves, every one scoped by workspace. */
+/** The read-model queries the API serves, scoped by workspace but for operators' cross-workspace ones. */
 export type ApiReadModels = Pick<
   ReadModels,
-  'listTasks' | 'getTask' | 'getTurn' | 'turnsOfTask' | 'inboxOfTask' | 'mainLine' | 'getMessage'
+  | 'listTasks'
+  | 'getTask'
+  | 'getTurn'
+  | 'turnsOfTask'
+  | 'inboxOfTask'
+  | 'mainLine'
+  | 'getMessage'
+  // Operator tokens only (operatorTasks): every workspace.
+  | 'scanTasksOfAllWorkspaces'
+  | 'getTaskOfAnyWorkspace'
 >;

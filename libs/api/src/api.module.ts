@@ -22,6 +22,7 @@ import { DevTokenBootstrap } from './auth/dev-token';
 import { CONSISTENCY_GATE, ReadModelConsistencyGate, type ConsistencyCheck } from './consistency/consistency-gate';
 import { ReadAfterWrite } from './consistency/read-after-write';
 import { ExplorerController } from './explorer/explorer.controller';
+import { InspectorController } from './inspector/inspector.controller';
 import { apiResolvers } from './graphql/api-resolvers';
 import { GRAPHQL_PATH, graphqlOptions } from './graphql/graphql-options';
 import { graphqlBodyErrorHandler } from './http/body-error.handler';
@@ -62,7 +63,7 @@ export interface ApiModuleOptions {
 /**
  * The GraphQL API at /graphql: bearer tokens, limits, queries over the read models scoped to the
  * caller's workspace, mutations through the CQRS command handlers, subscriptions over graphql-ws
- * on the same path, and the explorer at /. Stands on PlatformModule;
+ * on the same path, the explorer at / and the operators' inspector at /inspector. Stands on PlatformModule;
  * task commands come from TaskCommandsModule (the cancel of a stop reaches the executor over the bus).
  */
 @Module({})
@@ -78,7 +79,7 @@ export class ApiModule implements NestModule, OnModuleInit {
     const live: SubscriptionSettings = { ...subscriptionSettings(settings), ...options.subscriptions };
     return {
       module: ApiModule,
-      controllers: [ExplorerController, MediaController],
+      controllers: [ExplorerController, InspectorController, MediaController],
       imports: [
         CqrsModule,
         MessagesModule,

@@ -13,6 +13,7 @@ import { MemoryMutationsResolver } from './resolvers/memory-mutations.resolver';
 import { MemoryOperationsResolver } from './resolvers/memory-operations.resolver';
 import { MemoryQueriesResolver } from './resolvers/memory-queries.resolver';
 import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
+import { OperatorInspectionResolver } from './resolvers/operator-inspection.resolver';
 import { TaskContextResolver } from './resolvers/task-context.resolver';
 import { TaskMutationsResolver } from './resolvers/task-mutations.resolver';
 import { TasksResolver } from './resolvers/tasks.resolver';
@@ -43,5 +44,6 @@ export const apiResolvers = [
   ProfileFieldsResolver,
   MemoryMutationsResolver,
   MemoryOperationsResolver,
+  OperatorInspectionResolver,
   ...liveResolvers,
 ] as const;

@@ -47,6 +47,23 @@ export class ReadModels {
     return task?.created ? task : undefined;
   }
 
+  /**
+   * Operators only (the API checks the token first): the tasks of every workspace in id order, for
+   * a bounded scan that filters what no index serves (words of a goal). Id order, not activity:
+   * no index sorts across workspaces by activity, and a scan must not need a new one.
+   */
+  scanTasksOfAllWorkspaces(page: PageRequest): Promise<Page<TaskDocument>> {
+    return this.find<TaskDocument>(tasksProjection.name, { created: true }, [], page);
+  }
+
+  /** Operators only (the API checks the token first): a task whatever its workspace. */
+  async getTaskOfAnyWorkspace(taskId: string): Promise<StoredDocument<TaskDocument> | undefined> {
+    const collection = await this.aliases.collectionOf(tasksProjection.name);
+    if (collection === undefined) return undefined;
+    const task = await this.documents.get<TaskDocument>(collection, taskId);
+    return task?.created ? task : undefined;
+  }
+
   getTurn(workspaceId: string, turnId: string): Promise<StoredDocument<TurnDocument> | undefined> {
     return this.get<TurnDocument>(turnsProjection.name, workspaceId, turnId);
   }
