@@ -7,11 +7,18 @@ import { buildProgram } from './program';
  * `lomo <command> ...`: operator tools on the stores the apps use (apps/cli/README.md). Exit codes:
  * 0 done, 1 failed, 2 bad input (exit-codes.ts).
  */
+// `lomo events tail | head`: the reader leaving is not an error of ours.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+
 async function main(argv: readonly string[]): Promise<number> {
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
-  const { program, context } = buildProgram(process.env, consoleWriters, stop.signal);
+  const { program, context } = await buildProgram(argv, process.env, consoleWriters, stop.signal);
   try {
     if (argv.length === 0) {
       program.outputHelp();

@@ -1,10 +1,5 @@
 import { Command, Option } from 'commander';
-import { registerDlqCommand } from './commands/dlq-command';
-import { registerInspectCommands } from './commands/inspect-commands';
-import { registerProjectionsCommand } from './commands/projections-command';
-import { registerRelayCommand } from './commands/relay-command';
-import { registerTokensCommand } from './commands/tokens-command';
-import { registerTransferCommand } from './commands/transfer-command';
+import type { CliContext } from './cli-context';
 import type { Writers } from './cli-output';
 import { ProgramContext } from './program-context';
 
@@ -28,8 +23,47 @@ Examples:
   lomo task inspect <taskId> --prompts --json
   lomo stream show task-<taskId> --at 7`;
 
-/** The `lomo` command line, its global options and every command. */
-export function buildProgram(env: NodeJS.ProcessEnv, writers: Writers, signal: AbortSignal) {
+type Register = (program: Command, ctx: CliContext) => void;
+
+/**
+ * Each command's module, loaded only when its command runs (or for --help and an unknown
+ * command): `lomo tokens` must not load the stores' and the runtime's libraries to start.
+ */
+const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
+  { names: ['tokens'], load: async () => (await import('./commands/tokens-command')).registerTokensCommand },
+  {
+    names: ['events', 'stream', 'task', 'turn'],
+    load: async () => (await import('./commands/inspect-commands')).registerInspectCommands,
+  },
+  {
+    names: ['projections'],
+    load: async () => (await import('./commands/projections-command')).registerProjectionsCommand,
+  },
+  { names: ['relay'], load: async () => (await import('./commands/relay-command')).registerRelayCommand },
+  { names: ['dlq'], load: async () => (await import('./commands/dlq-command')).registerDlqCommand },
+  {
+    names: ['export', 'import'],
+    load: async () => (await import('./commands/transfer-command')).registerTransferCommand,
+  },
+];
+
+/** The first word of the command line that is not a global option (nor its value). */
+export function commandWordOf(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i];
+    if (word === '--token') i += 1;
+    else if (!word.startsWith('-')) return word;
+  }
+  return undefined;
+}
+
+/** The `lomo` command line, its global options and the commands `argv` needs (all for help). */
+export async function buildProgram(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  writers: Writers,
+  signal: AbortSignal,
+) {
   const program = new Command('lomo');
   program
     .description(
@@ -43,11 +77,8 @@ export function buildProgram(env: NodeJS.ProcessEnv, writers: Writers, signal: A
     .configureOutput({ writeOut: (s) => writers.out(s.trimEnd()), writeErr: (s) => writers.err(s.trimEnd()) })
     .addHelpText('after', `${EXAMPLES}\n${EXIT_CODES}`);
   const context = new ProgramContext(program, env, writers, signal);
-  registerTokensCommand(program, context);
-  registerInspectCommands(program, context);
-  registerProjectionsCommand(program, context);
-  registerRelayCommand(program, context);
-  registerDlqCommand(program, context);
-  registerTransferCommand(program, context);
+  const word = commandWordOf(argv);
+  const known = COMMANDS.find((c) => word !== undefined && c.names.includes(word));
+  for (const command of known === undefined ? COMMANDS : [known]) (await command.load())(program, context);
   return { program, context };
 }

@@ -42,12 +42,20 @@ const textOf = (size: number, alphabet: string[]) => {
  * smallest pages come with the smaller contents (every page is a tool call through the store).
  */
 const contentAndPageChars = (maxPages: number) =>
-  fc.integer({ min: 0, max: 200_000 }).chain((size) =>
-    fc.tuple(
-      fc.array(unit, { minLength: 1, maxLength: 64 }).map((alphabet) => textOf(size, alphabet)),
-      fc.integer({ min: Math.max(PAGE_CHARS.min, Math.ceil(size / maxPages)), max: PAGE_CHARS.max }),
-    ),
-  );
+  fc
+    .tuple(fc.integer({ min: 0, max: 200_000 }), fc.array(unit, { minLength: 1, maxLength: 64 }))
+    .map(([size, alphabet]) => textOf(size, alphabet))
+    .chain((text) =>
+      fc.tuple(
+        fc.constant(text),
+        // Pages are counted in the stored JSON, where a control character takes six: bounding
+        // by the raw length let an escaped content need more steps than a turn may take.
+        fc.integer({
+          min: Math.max(PAGE_CHARS.min, Math.ceil(JSON.stringify({ text }).length / maxPages)),
+          max: PAGE_CHARS.max,
+        }),
+      ),
+    );
 
 const wellFormedPage = (text: string) => !/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(text);
 

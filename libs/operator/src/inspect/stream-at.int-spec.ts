@@ -9,6 +9,7 @@ import {
   WorkspaceForbiddenError,
 } from '../errors';
 import { callerOf, InspectionWorld, tellTaskStory, type TaskStory } from '../testing';
+import { readForgottenIds, redactForgotten } from './redact-forgotten';
 import { readStreamAt } from './stream-at';
 import { parseStreamPoint } from './stream-point';
 
@@ -33,9 +34,10 @@ describe('readStreamAt', () => {
   });
   afterEach(() => world.close());
 
-  it('folds the task stream at every revision exactly as the task decider does', async () => {
+  it('folds the task stream at every revision exactly as the task decider does (forgotten texts redacted first)', async () => {
     const streamId = streams.task(story.taskId);
-    const all = await world.events.readStream(streamId);
+    const forgotten = await readForgottenIds(world.sources);
+    const all = (await world.events.readStream(streamId)).map((e) => redactForgotten(e, forgotten));
     for (const e of all) {
       const at = await readStreamAt(world.sources, operator, streamId, {
         kind: 'revision',
