@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiTokens, authSettings, openApiTokenStore, tokenSecretPattern, type Caller } from '@lomo/auth';
+import { ApiTokens, authSettings, callerOf, openApiTokenStore, tokenSecretPattern, type Caller } from '@lomo/auth';
 import { systemClock, type Clock, type IdGenerator } from '@lomo/contracts';
 import type { LomoConfig } from '@lomo/config';
 import type { Logger } from '@lomo/observability';
@@ -103,13 +103,7 @@ export class DefaultCliContext implements CliContext {
     try {
       const record = await new ApiTokens(store).findActive(secret);
       if (record === undefined) throw new UnknownTokenError('unknown or revoked');
-      return {
-        tokenId: record.id,
-        tokenName: record.name,
-        workspaceId: record.workspaceId,
-        userId: record.userId,
-        kind: record.kind,
-      };
+      return callerOf(record);
     } finally {
       await store.close();
     }

@@ -1,5 +1,5 @@
 import { ApiError, ApiErrorCodes } from '@lomo/contracts';
-import { tokenSecretPattern } from './api-token';
+import { tokenSecretPattern, type ApiTokenRecord } from './api-token';
 import type { ApiTokens } from './api-tokens';
 import type { Caller } from './caller';
 
@@ -17,11 +17,14 @@ export async function authenticate(header: string | undefined, tokens: ApiTokens
   if (!match || !tokenSecretPattern.test(match[1])) throw unauthenticated('Malformed bearer token');
   const record = await tokens.findActive(match[1]);
   if (record === undefined) throw unauthenticated('Unknown or revoked token');
-  return {
-    tokenId: record.id,
-    tokenName: record.name,
-    workspaceId: record.workspaceId,
-    userId: record.userId,
-    kind: record.kind,
-  };
+  return callerOf(record);
 }
+
+/** The caller an active token stands for (the API's requests, the `lomo` CLI). */
+export const callerOf = (record: ApiTokenRecord): Caller => ({
+  tokenId: record.id,
+  tokenName: record.name,
+  workspaceId: record.workspaceId,
+  userId: record.userId,
+  kind: record.kind,
+});

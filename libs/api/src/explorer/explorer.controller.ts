@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { secureHeaders, sendAsset } from '../http/own-page';
 import { ExplorerAssets } from './explorer-assets';
 import { EXPLORER_PAGE } from './explorer-page';
 
@@ -35,19 +36,10 @@ export class ExplorerController {
   @Get('explorer/:file')
   asset(@Param('file') file: string, @Res() res: Response): void {
     this.secure(res);
-    const asset = this.assets.get(file);
-    if (asset === undefined) {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    res.setHeader('Content-Type', asset.contentType);
-    res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.send(asset.body);
+    sendAsset(res, this.assets.get(file), 'public, max-age=3600');
   }
 
   private secure(res: Response): void {
-    res.setHeader('Content-Security-Policy', EXPLORER_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
+    secureHeaders(res, EXPLORER_CSP);
   }
 }

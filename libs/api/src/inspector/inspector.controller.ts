@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { secureHeaders, sendAsset } from '../http/own-page';
 import { inspectorAsset } from './inspector-assets';
 import { INSPECTOR_PAGE } from './inspector-page';
 
@@ -36,19 +37,10 @@ export class InspectorController {
   @Get(':file')
   asset(@Param('file') file: string, @Res() res: Response): void {
     this.secure(res);
-    const asset = inspectorAsset(file);
-    if (asset === undefined) {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    res.setHeader('Content-Type', asset.contentType);
-    res.setHeader('Cache-Control', 'no-cache');
-    res.send(asset.body);
+    sendAsset(res, inspectorAsset(file), 'no-cache');
   }
 
   private secure(res: Response): void {
-    res.setHeader('Content-Security-Policy', INSPECTOR_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
+    secureHeaders(res, INSPECTOR_CSP);
   }
 }

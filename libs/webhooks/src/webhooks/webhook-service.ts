@@ -209,45 +209,31 @@ export class WebhookService {
   /** Oldest first, every status (open ones block their stream for this webhook). */
   async deadLetters(workspaceId: string, webhookId: string, page: PageInput = {}): Promise<DeadLetterPage> {
     const webhook = await this.owned(workspaceId, webhookId);
-    const { first, after } = parseInput(pageSchema, page, 'page');
-    try {
-      const result = await this.deps.documents.find<DeadLetterDocument>(Collections.deadLetters, {
-        filter: { webhookId: webhook._id, workspaceId: webhook.workspaceId },
-        sort: [['createdAt', 1]],
-        limit: first,
-        after,
-      });
-      return {
-        items: result.items.map(deadLetterView),
-        endCursor: result.endCursor ?? null,
-        hasMore: result.hasMore,
-      };
-    } catch (error) {
-      if (error instanceof InvalidQueryError) {
-        throw new ValidationError('Invalid page.after', [{ path: 'page.after', message: 'not a cursor of this list' }]);
-      }
-      throw error;
-    }
+    return this.deadLetterPage({ webhookId: webhook._id, workspaceId: webhook.workspaceId }, page, deadLetterView);
   }
 
   /**
    * Operators only (the caller checks): the dead letters of every workspace's webhooks, oldest
    * first, each with its workspace, for `lomo dlq list`. Paged as deadLetters().
    */
-  async deadLettersOfEveryWorkspace(page: PageInput = {}): Promise<WorkspaceDeadLetterPage> {
+  deadLettersOfEveryWorkspace(page: PageInput = {}): Promise<WorkspaceDeadLetterPage> {
+    return this.deadLetterPage({}, page, (doc) => ({ ...deadLetterView(doc), workspaceId: doc.workspaceId }));
+  }
+
+  private async deadLetterPage<V>(
+    filter: Record<string, string>,
+    page: PageInput,
+    view: (doc: DeadLetterDocument) => V,
+  ): Promise<{ items: V[]; endCursor: string | null; hasMore: boolean }> {
     const { first, after } = parseInput(pageSchema, page, 'page');
     try {
       const result = await this.deps.documents.find<DeadLetterDocument>(Collections.deadLetters, {
-        filter: {},
+        filter,
         sort: [['createdAt', 1]],
         limit: first,
         after,
       });
-      return {
-        items: result.items.map((doc) => ({ ...deadLetterView(doc), workspaceId: doc.workspaceId })),
-        endCursor: result.endCursor ?? null,
-        hasMore: result.hasMore,
-      };
+      return { items: result.items.map(view), endCursor: result.endCursor ?? null, hasMore: result.hasMore };
     } catch (error) {
       if (error instanceof InvalidQueryError) {
         throw new ValidationError('Invalid page.after', [{ path: 'page.after', message: 'not a cursor of this list' }]);
