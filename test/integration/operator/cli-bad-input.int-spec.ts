@@ -72,6 +72,17 @@ describe('lomo refuses bad input with exit code 2 and changes nothing', () => {
     await refused(['--token', 'lomo_not-a-token', 'task', 'inspect', taskId], /token was refused/);
   }, 60_000);
 
+  it('writes without --confirm, or without the operator role, and a corrupt import', async () => {
+    await refused(['--token', operator, 'projections', 'rebuild'], /--confirm \(CONFIRMATION_REQUIRED\)/);
+    await refused(['--token', operator, 'dlq', 'redrive', '--source', 'memory'], /CONFIRMATION_REQUIRED/);
+    await refused(['--token', operator, 'import', dataDir], /CONFIRMATION_REQUIRED/);
+    const person = api.devToken;
+    await refused(['--token', person, 'projections', 'rebuild', '--confirm'], /needs an operator token/);
+    await refused(['--token', person, 'dlq', 'redrive', '--source', 'memory', '--confirm'], /needs an operator token/);
+    // Not an export at all: the data directory itself.
+    await refused(['--token', operator, 'import', dataDir, '--confirm'], /IMPORT_REFUSED/);
+  }, 60_000);
+
   it('the same reads succeed with the operator token, and change nothing either', async () => {
     const before = snapshotDirectory(dataDir);
     const run = await runLomo(['--json', '--token', operator, 'task', 'inspect', taskId], env());

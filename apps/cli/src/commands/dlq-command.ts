@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { logOperatorRead } from '@lomo/auth';
 import {
+  assertOperator,
+  ConfirmationRequiredError,
   listDeadLetters,
   redriveDeadLetters,
   type DeadLetterRow,
@@ -125,6 +127,9 @@ export function registerDlqCommand(program: Command, ctx: CliContext): void {
     )
     .action(async (o: Selection & { id?: string[]; confirm?: boolean }) => {
       const caller = await ctx.caller();
+      // Refused before any store opens (the library checks again, with the letters' count).
+      assertOperator(caller, 'redriving dead letters');
+      if (o.confirm !== true) throw new ConfirmationRequiredError('redriving dead letters');
       const opened = await openSources(ctx);
       try {
         const result = await redriveDeadLetters(

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { projectorProjections } from '@lomo/application';
 import { logOperatorRead } from '@lomo/auth';
-import { assertOperator, projectionsStatus, rebuildProjections } from '@lomo/operator';
+import { assertOperator, ConfirmationRequiredError, projectionsStatus, rebuildProjections } from '@lomo/operator';
 import type { CliContext } from '../cli-context';
 
 const STATUS_COLUMNS = [
@@ -78,6 +78,9 @@ export function registerProjectionsCommand(
     )
     .action(async (o: { name?: string[]; confirm?: boolean }) => {
       const caller = await ctx.caller();
+      // Refused before any store opens (the library checks again).
+      assertOperator(caller, 'rebuilding projections');
+      if (o.confirm !== true) throw new ConfirmationRequiredError('rebuilding projections');
       const stores = await ctx.openStores();
       const sources = { events: stores.events, documents: stores.documents, projections: projectorProjections };
       let bar: ReturnType<CliContext['progress']> | undefined;

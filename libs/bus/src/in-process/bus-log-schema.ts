@@ -66,6 +66,8 @@ export function migrateBusLog(db: Database.Database): void {
   if (version > SCHEMA_VERSION) {
     throw new BusStorageError(`Bus log schema ${version} is newer than this code (${SCHEMA_VERSION})`);
   }
+  // Up to date: no write at all, so opening the log to read it (`lomo dlq list`) leaves the file as it was.
+  if (version === SCHEMA_VERSION) return;
   db.transaction(() => {
     db.exec(ddl);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
