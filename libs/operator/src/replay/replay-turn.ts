@@ -1,0 +1,171 @@
+import type { Caller } from '@lomo/auth';
+import type { BlobRef, BlobStore } from '@lomo/blobs';
+import type { EventStore } from '@lomo/eventstore';
+import type { ModelProvider } from '@lomo/llm';
+import { PromptArchive, type Prompt } from '@lomo/runtime';
+import { assertOperator } from '../access/operator-access';
+import { purged, PURGE_REASONS } from '../inspect/forgotten-content';
+import type { Purged } from '../inspect/inspection.types';
+import { CopyOnWriteBlobStore } from './copy-on-write-blobs';
+import { diffDecision, recordedDecision, replayedDecision, type Decision } from './decision-diff';
+import { applyPromptPatch } from './prompt-patch';
+import { compareContext, promptText } from './prompt-fingerprint';
+import { rebuildStepPrompt } from './rebuild-step-prompt';
+import { RecordedMemory } from './recorded-memory';
+import { StepBeyondTurnError } from './replay-errors';
+import { readReplayRecord, type RecordedStep, type ReplayRecord } from './replay-record';
+import { specsOnly, type ReplayDeps } from './replay-runtime-deps';
+import type { ReplayedStep, ReplayOptions, ReplayReport } from './replay.types';
+
+export interface ReplaySources {
+  /** Only read: a replay appends nothing to it. */
+  events: Pick<EventStore, 'readStream'>;
+  /** Only read (get, has): the replay's writes stay in a copy-on-write layer over it. */
+  blobs: Pick<BlobStore, 'get' | 'has'>;
+}
+
+/**
+ * Replays a turn from its log, side-effect free (issue 20): each committed step's prompt rebuilt
+ * by the live context assembler on an in-memory copy of the state before it and compared with
+ * the archived one (a mismatch is context drift); the recorded decision, or the chosen model's
+ * answer to the rebuilt (patched) prompt, compared with the record; recorded tool outcomes reused
+ * for matching calls, others stubbed, and nothing replayed after a divergence. No tool, provider
+ * other than `options.model`, bus or webhook is reached, and the real stores are only read.
+ * Operators only.
+ */
+export async function replayTurn(
+  sources: ReplaySources,
+  caller: Caller,
+  turnId: string,
+  options: ReplayOptions,
+  deps: ReplayDeps,
+): Promise<ReplayReport> {
+  assertOperator(caller, 'replaying a turn');
+  const record = await readReplayRecord(sources.events, turnId);
+  const selected = selectSteps(record, options.step);
+  const blobs = new CopyOnWriteBlobStore(sources.blobs);
+  const archive = new PromptArchive(blobs);
+  const tools = specsOnly(deps.tools);
+  const memory = new RecordedMemory(sources.events, blobs);
+
+  const steps: ReplayedStep[] = [];
+  let stopped = false;
+  for (const recorded of selected) {
+    if (stopped) {
+      steps.push(notReplayed(record, recorded));
+      continue;
+    }
+    const rebuilt = await rebuildStepPrompt(record, recorded, { blobs, tools, memory }, deps);
+    const stored = await archive.load(recorded.step.promptRef as BlobRef);
+    const context = compareContext(rebuilt.prompt, stored);
+    const forgotten = forgottenFlag(record, recorded, stored, rebuilt.forgottenInput);
+    const patched = applyPromptPatch(rebuilt.prompt, options.promptPatch, rebuilt.brief);
+
+    let decision: Decision;
+    if (options.model === 'recorded') decision = recordedDecision(recorded.step);
+    else if (record.forgotten.quotesForgotten(promptText(patched.prompt))) {
+      // Belt and braces: a rebuilt (or patched) prompt that still quotes forgotten text is never sent.
+      steps.push({ ...notReplayed(record, recorded), status: 'withheld', context, forgotten, patched: patched.applied });
+      stopped = true;
+      continue;
+    } else decision = await ask(options.model, patched.prompt, record, recorded.step.step);
+
+    const diff = diffDecision(recorded.step, decision);
+    steps.push({
+      step: recorded.step.step,
+      status: 'replayed',
+      context,
+      forgotten,
+      patched: patched.applied,
+      reply: {
+        recorded: shownReply(record, recorded),
+        replayed: diff.reply.replayed,
+        equal: diff.reply.equal,
+      },
+      toolCalls: excluded(record, recorded) ? diff.toolCalls.map(hideRecordedArguments) : diff.toolCalls,
+      diverged: diff.diverged,
+    });
+    // After a divergence (or a call with nothing recorded) the log no longer says what came next.
+    if (diff.diverged || diff.stubbed) stopped = true;
+  }
+  return {
+    turnId,
+    taskId: record.taskId,
+    workspaceId: record.workspaceId,
+    model: options.model === 'recorded' ? 'recorded' : options.model.name,
+    steps,
+    divergedAt: steps.find((s) => s.diverged)?.step ?? null,
+    driftAt: steps.find((s) => s.context?.status === 'context_drift')?.step ?? null,
+  };
+}
+
+function selectSteps(record: ReplayRecord, step: number | undefined): RecordedStep[] {
+  if (step === undefined) return record.steps;
+  const found = Number.isInteger(step) ? record.steps.find((s) => s.step.step === step) : undefined;
+  if (found === undefined) throw new StepBeyondTurnError(record.turnId, step, record.steps.length);
+  return [found];
+}
+
+/** The model asked as a worker asks it (model-step.ts), with the rebuilt prompt. */
+async function ask(model: ModelProvider, prompt: Prompt, record: ReplayRecord, step: number): Promise<Decision> {
+  const result = await model.complete({
+    messages: prompt.messages,
+    tools: prompt.tools,
+    toolChoice: 'auto',
+    ...(prompt.allowedTools !== undefined ? { allowedTools: prompt.allowedTools } : {}),
+    cacheKey: record.taskId,
+    trace: { taskId: record.taskId, turnId: record.turnId, step, purpose: 'replay' },
+  });
+  return replayedDecision(result.text, result.toolCalls);
+}
+
+function forgottenFlag(
+  record: ReplayRecord,
+  recorded: RecordedStep,
+  stored: Prompt | undefined,
+  forgottenInput: readonly string[],
+): ReplayedStep['forgotten'] {
+  if (excluded(record, recorded)) return { flagged: true, reason: PURGE_REASONS.forgotten };
+  const builtWhile =
+    forgottenInput.length > 0 ||
+    record.forgotten.wasInContextAt(recorded.committed.metadata.globalPosition) ||
+    (stored !== undefined && record.forgotten.quotesForgotten(promptText(stored)));
+  return builtWhile ? { flagged: true, reason: PURGE_REASONS.builtWhileForgotten } : { flagged: false, reason: null };
+}
+
+const excluded = (record: ReplayRecord, recorded: RecordedStep) =>
+  record.forgotten.isStepExcluded(record.turnId, recorded.step.step);
+
+/** The recorded reply as an operator may see it: never a forgotten step's, never one quoting forgotten text. */
+function shownReply(record: ReplayRecord, recorded: RecordedStep): string | Purged {
+  if (excluded(record, recorded)) return purged(PURGE_REASONS.forgotten);
+  if (record.forgotten.quotesForgotten(JSON.stringify(recorded.step.reply))) return purged(PURGE_REASONS.quotesForgotten);
+  return recorded.step.reply;
+}
+
+function hideRecordedArguments<T extends { recorded: unknown; outcome?: unknown }>(call: T): T {
+  const hidden = purged(PURGE_REASONS.forgotten);
+  return {
+    ...call,
+    recorded: call.recorded === null ? null : hidden,
+    ...(call.outcome !== undefined ? { outcome: hidden } : {}),
+  };
+}
+
+function notReplayed(record: ReplayRecord, recorded: RecordedStep): ReplayedStep {
+  return {
+    step: recorded.step.step,
+    status: 'not_replayed',
+    context: null,
+    forgotten: { flagged: false, reason: null },
+    patched: [],
+    reply: { recorded: shownReply(record, recorded), replayed: null, equal: false },
+    toolCalls: recorded.step.calls.map((c) => ({
+      tool: c.tool,
+      recorded: excluded(record, recorded) ? purged(PURGE_REASONS.forgotten) : c.arguments,
+      replayed: null,
+      status: 'not_called' as const,
+    })),
+    diverged: false,
+  };
+}
