@@ -72,7 +72,10 @@ function outcomeOf(call: ToolCall): RecordedOutcome | undefined {
   if (call.outcome === 'error') return { status: 'error', result: call.error ?? null };
   return {
     status: 'ok',
-    result: call.resultRef !== undefined ? { resultRef: call.resultRef, summary: call.result ?? null } : (call.result ?? null),
+    result:
+      call.resultRef !== undefined
+        ? { resultRef: call.resultRef, summary: call.result ?? null }
+        : (call.result ?? null),
   };
 }
 

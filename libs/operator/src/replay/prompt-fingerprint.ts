@@ -24,7 +24,12 @@ export function compareContext(rebuilt: Prompt, stored: Prompt | undefined): Con
   if (stored === undefined) return { status: 'stored_prompt_missing', rebuiltHash };
   const storedHash = promptHash(stored);
   if (rebuiltHash === storedHash) return { status: 'reproduced', hash: rebuiltHash };
-  return { status: 'context_drift', rebuiltHash, storedHash, firstDifferingLayer: firstDifferingLayer(rebuilt, stored) };
+  return {
+    status: 'context_drift',
+    rebuiltHash,
+    storedHash,
+    firstDifferingLayer: firstDifferingLayer(rebuilt, stored),
+  };
 }
 
 function firstDifferingLayer(rebuilt: Prompt, stored: Prompt): string {
@@ -37,8 +42,7 @@ function firstDifferingLayer(rebuilt: Prompt, stored: Prompt): string {
     const messages = layer === undefined ? [] : prompt.messages.slice(layer.start, layer.end);
     return name === 'prefix' ? { messages, tools: prompt.tools, allowedTools: prompt.allowedTools ?? null } : messages;
   };
-  for (const name of names)
-    if (canonicalJson(slice(rebuilt, name)) !== canonicalJson(slice(stored, name))) return name;
+  for (const name of names) if (canonicalJson(slice(rebuilt, name)) !== canonicalJson(slice(stored, name))) return name;
   // Same layers' messages, yet another hash: the layer boundaries moved a message across layers.
   return 'messages';
 }

@@ -2,7 +2,7 @@ import { ContextAssembler, TaskView, TurnSession, TurnView, type Prompt } from '
 import type { ToolRegistry } from '@lomo/tools';
 import type { CopyOnWriteBlobStore } from './copy-on-write-blobs';
 import type { RecordedMemory } from './recorded-memory';
-import { copyIntoMemory } from './replay-copy';
+import { copyIntoScratch } from './replay-copy';
 import { eventsBefore, type RecordedStep, type ReplayRecord } from './replay-record';
 import { replayRuntimeDeps, type ReplayDeps } from './replay-runtime-deps';
 
@@ -15,7 +15,7 @@ export interface RebuiltPrompt {
 }
 
 /**
- * A step's prompt rebuilt by the live ContextAssembler on an in-memory copy of the state just
+ * A step's prompt rebuilt by the live ContextAssembler on a scratch copy of the state just
  * before the step was committed (with the task's later forgettings applied), as a worker
  * would have built it: the step's claimed items as its input, its recorded profile and memories.
  * The assembler may append history segments while it maintains: to the copy, never the real store.
@@ -27,7 +27,8 @@ export async function rebuildStepPrompt(
   deps: ReplayDeps,
 ): Promise<RebuiltPrompt> {
   const { before, forgettings } = eventsBefore(record, recorded.committed);
-  const store = await copyIntoMemory(before, forgettings);
+  const scratch = await copyIntoScratch(before, forgettings);
+  const { store } = scratch;
   try {
     const context = recorded.step.context;
     const runtime = replayRuntimeDeps(
@@ -40,7 +41,8 @@ export async function rebuildStepPrompt(
     const session = new TurnSession(runtime, task, turn, record.workspaceId);
     session.generation = turn.state.status === 'none' ? 0 : turn.state.generation;
     const state = task.existing;
-    if (state === undefined) throw new Error(`task ${record.taskId} has no TaskCreated before step ${recorded.step.step}`);
+    if (state === undefined)
+      throw new Error(`task ${record.taskId} has no TaskCreated before step ${recorded.step.step}`);
     const isForgotten = (itemId: string) => {
       const item = state.inbox[itemId];
       return item !== undefined && state.excluded.messageIds.includes(item.messageId);
@@ -54,6 +56,6 @@ export async function rebuildStepPrompt(
       forgottenInput: recorded.step.consumedItemIds.filter(isForgotten),
     };
   } finally {
-    await store.close();
+    await scratch.discard();
   }
 }

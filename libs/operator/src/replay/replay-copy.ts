@@ -1,16 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { EventEnvelope } from '@lomo/contracts';
 import { SqliteEventStore, type ImportedEvent } from '@lomo/eventstore';
 
+/** A scratch event store a replayed step reads and writes instead of the real one. */
+export interface ScratchStore {
+  store: SqliteEventStore;
+  /** Closes the store and deletes its file. */
+  discard(): Promise<void>;
+}
+
 /**
- * An in-memory SQLite event store holding `events` (each stream's events in their order, with
- * their ids, metadata and times) and then `appended` on their streams: what a replayed step's
- * assembler reads and writes instead of the real store. Closed by the caller.
+ * A scratch SQLite event store (a file in a fresh temp directory: the adapter needs WAL, which an
+ * in-memory database cannot have) holding `events` (each stream's in its order, with their ids,
+ * metadata and times) and then `appended` on their streams.
  */
-export async function copyIntoMemory(
+export async function copyIntoScratch(
   events: readonly EventEnvelope[],
   appended: readonly EventEnvelope[] = [],
-): Promise<SqliteEventStore> {
-  const copy = new SqliteEventStore({ filename: ':memory:' });
+): Promise<ScratchStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'lomo-replay-'));
+  const store = new SqliteEventStore({ filename: join(dir, 'copy.sqlite'), synchronous: 'NORMAL' });
+  const discard = async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const byStream = new Map<string, ImportedEvent[]>();
     for (const e of [...events, ...appended]) {
@@ -18,10 +33,10 @@ export async function copyIntoMemory(
       list.push(imported(e));
       byStream.set(e.metadata.streamId, list);
     }
-    for (const [streamId, list] of byStream) await copy.appendImported(streamId, list, 'no_stream');
-    return copy;
+    for (const [streamId, list] of byStream) await store.appendImported(streamId, list, 'no_stream');
+    return { store, discard };
   } catch (error) {
-    await copy.close();
+    await discard();
     throw error;
   }
 }

@@ -28,10 +28,7 @@ export interface ReplayRecord {
   forgotten: ForgottenContent;
 }
 
-export async function readReplayRecord(
-  events: Pick<EventStore, 'readStream'>,
-  turnId: string,
-): Promise<ReplayRecord> {
+export async function readReplayRecord(events: Pick<EventStore, 'readStream'>, turnId: string): Promise<ReplayRecord> {
   const streamId = streams.turn(turnId);
   if (!isValidStreamId(streamId)) throw new UnknownTargetError('turn', turnId);
   const turnEvents = await events.readStream(streamId);
@@ -79,7 +76,10 @@ const FORGETTING_TYPES = new Set(['ContextExcluded', 'HistorySegmentsExcluded'])
  * step's commit, in global order; then the task's forgettings recorded at or after it, so
  * content forgotten since stays out of the rebuilt prompt.
  */
-export function eventsBefore(record: ReplayRecord, commit: EventEnvelope): {
+export function eventsBefore(
+  record: ReplayRecord,
+  commit: EventEnvelope,
+): {
   before: EventEnvelope[];
   forgettings: EventEnvelope[];
 } {

@@ -46,7 +46,9 @@ const refuse = (what: string) => () => Promise.reject(new ReplaySideEffectError(
 /** The registry's definitions with their runs replaced: the same specs, and no tool can run. */
 export function specsOnly(tools: ToolRegistry): ToolRegistry {
   return new ToolRegistry(
-    tools.list().map((definition): ToolDefinition => ({ ...definition, run: refuse(`runs a tool (${definition.name})`) })),
+    tools
+      .list()
+      .map((definition): ToolDefinition => ({ ...definition, run: refuse(`runs a tool (${definition.name})`) })),
   );
 }
 

@@ -65,7 +65,13 @@ export async function replayTurn(
     if (options.model === 'recorded') decision = recordedDecision(recorded.step);
     else if (record.forgotten.quotesForgotten(promptText(patched.prompt))) {
       // Belt and braces: a rebuilt (or patched) prompt that still quotes forgotten text is never sent.
-      steps.push({ ...notReplayed(record, recorded), status: 'withheld', context, forgotten, patched: patched.applied });
+      steps.push({
+        ...notReplayed(record, recorded),
+        status: 'withheld',
+        context,
+        forgotten,
+        patched: patched.applied,
+      });
       stopped = true;
       continue;
     } else decision = await ask(options.model, patched.prompt, record, recorded.step.step);
@@ -139,7 +145,8 @@ const excluded = (record: ReplayRecord, recorded: RecordedStep) =>
 /** The recorded reply as an operator may see it: never a forgotten step's, never one quoting forgotten text. */
 function shownReply(record: ReplayRecord, recorded: RecordedStep): string | Purged {
   if (excluded(record, recorded)) return purged(PURGE_REASONS.forgotten);
-  if (record.forgotten.quotesForgotten(JSON.stringify(recorded.step.reply))) return purged(PURGE_REASONS.quotesForgotten);
+  if (record.forgotten.quotesForgotten(JSON.stringify(recorded.step.reply)))
+    return purged(PURGE_REASONS.quotesForgotten);
   return recorded.step.reply;
 }
 

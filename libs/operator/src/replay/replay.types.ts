@@ -46,8 +46,7 @@ export interface CallDiff {
 }
 
 export type RecordedOutcome =
-  | { status: 'ok' | 'error'; result: unknown }
-  | { status: 'unknown'; reason: string | null };
+  { status: 'ok' | 'error'; result: unknown } | { status: 'unknown'; reason: string | null };
 
 export interface ReplayedStep {
   step: number;
