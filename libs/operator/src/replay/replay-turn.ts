@@ -8,7 +8,7 @@ import { purged, PURGE_REASONS } from '../inspect/forgotten-content';
 import type { Purged } from '../inspect/inspection.types';
 import { CopyOnWriteBlobStore } from './copy-on-write-blobs';
 import { diffDecision, recordedDecision, replayedDecision, type Decision } from './decision-diff';
-import { applyPromptPatch } from './prompt-patch';
+import { applyPromptPatch, parsePromptPatch } from './prompt-patch';
 import { compareContext, promptText } from './prompt-fingerprint';
 import { rebuildStepPrompt } from './rebuild-step-prompt';
 import { RecordedMemory } from './recorded-memory';
@@ -41,6 +41,8 @@ export async function replayTurn(
   deps: ReplayDeps,
 ): Promise<ReplayReport> {
   assertOperator(caller, 'replaying a turn');
+  // Checked again here: a patch may come from a GraphQL argument rather than parsePromptPatch.
+  const promptPatch = options.promptPatch === undefined ? undefined : parsePromptPatch(options.promptPatch);
   const record = await readReplayRecord(sources.events, turnId);
   const selected = selectSteps(record, options.step);
   const blobs = new CopyOnWriteBlobStore(sources.blobs);
@@ -59,7 +61,7 @@ export async function replayTurn(
     const stored = await archive.load(recorded.step.promptRef as BlobRef);
     const context = compareContext(rebuilt.prompt, stored);
     const forgotten = forgottenFlag(record, recorded, stored, rebuilt.forgottenInput);
-    const patched = applyPromptPatch(rebuilt.prompt, options.promptPatch, rebuilt.brief);
+    const patched = applyPromptPatch(rebuilt.prompt, promptPatch, rebuilt.brief);
 
     let decision: Decision;
     if (options.model === 'recorded') decision = recordedDecision(recorded.step);
@@ -85,10 +87,13 @@ export async function replayTurn(
       patched: patched.applied,
       reply: {
         recorded: shownReply(record, recorded),
-        replayed: diff.reply.replayed,
+        // The recorded model's reply is the recorded one: hidden as that is.
+        replayed: options.model === 'recorded' ? shownReply(record, recorded) : shownText(record, diff.reply.replayed),
         equal: diff.reply.equal,
       },
-      toolCalls: excluded(record, recorded) ? diff.toolCalls.map(hideRecordedArguments) : diff.toolCalls,
+      toolCalls: excluded(record, recorded)
+        ? diff.toolCalls.map((c) => hideRecorded(c, options.model === 'recorded'))
+        : diff.toolCalls,
       diverged: diff.diverged,
     });
     // After a divergence (or a call with nothing recorded) the log no longer says what came next.
@@ -145,16 +150,22 @@ const excluded = (record: ReplayRecord, recorded: RecordedStep) =>
 /** The recorded reply as an operator may see it: never a forgotten step's, never one quoting forgotten text. */
 function shownReply(record: ReplayRecord, recorded: RecordedStep): string | Purged {
   if (excluded(record, recorded)) return purged(PURGE_REASONS.forgotten);
-  if (record.forgotten.quotesForgotten(JSON.stringify(recorded.step.reply)))
-    return purged(PURGE_REASONS.quotesForgotten);
-  return recorded.step.reply;
+  return shownText(record, recorded.step.reply);
 }
 
-function hideRecordedArguments<T extends { recorded: unknown; outcome?: unknown }>(call: T): T {
+const shownText = (record: ReplayRecord, text: string): string | Purged =>
+  record.forgotten.quotesForgotten(JSON.stringify(text)) ? purged(PURGE_REASONS.quotesForgotten) : text;
+
+/** A forgotten step's calls: recorded arguments and outcomes hidden, and the replayed ones when they are the record's. */
+function hideRecorded<T extends { recorded: unknown; replayed: unknown; outcome?: unknown }>(
+  call: T,
+  replayedIsRecord: boolean,
+): T {
   const hidden = purged(PURGE_REASONS.forgotten);
   return {
     ...call,
     recorded: call.recorded === null ? null : hidden,
+    ...(replayedIsRecord && call.replayed !== null ? { replayed: hidden } : {}),
     ...(call.outcome !== undefined ? { outcome: hidden } : {}),
   };
 }
