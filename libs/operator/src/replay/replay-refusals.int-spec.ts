@@ -92,8 +92,9 @@ describe('a replay refuses bad input with a typed error and changes nothing', ()
   });
 
   it.each([
-    ["a person's token for another workspace", callerOf('user', 'ws2', 'u9')],
-    ["a person's token for the turn's own workspace", callerOf('user', 'ws1', 'u1')],
+    ["a person's token for another workspace", callerOf('person', 'ws2', 'u9')],
+    ["a person's token for the turn's own workspace", callerOf('person', 'ws1', 'u1')],
+    ["an integration's token", callerOf('integration', 'ws1', 'u1')],
   ])('%s: replays are for operators', async (_name, caller) => {
     const error = await refusal(() => replayTurn(world.sources, caller, story.turns[1], { model }, deps));
 
