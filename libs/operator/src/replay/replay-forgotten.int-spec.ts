@@ -1,11 +1,14 @@
-import { canonicalJson } from '@lomo/contracts';
-import type { CompletionRequest, ModelProvider } from '@lomo/llm';
+import { randomUUID } from 'node:crypto';
+import { canonicalJson, streams } from '@lomo/contracts';
+import { createModelProvider, type CompletionRequest, type ModelProvider } from '@lomo/llm';
+import { chatCompletionBody, startFakeOpenAIServer } from '@lomo/llm/testing';
 import { silentLogger } from '@lomo/observability';
 import { resolveRuntimeOptions } from '@lomo/runtime';
 import { ToolRegistry } from '@lomo/tools';
 import { InspectionWorld } from '../testing/inspection-world';
 import { tellTaskStory, type TaskStory } from '../testing/inspection-story';
 import { operatorCaller } from '../testing/rebuild-world';
+import { recordScenario } from '../testing/replay-scenario';
 import { replayTurn } from './replay-turn';
 import type { ReplayOptions } from './replay.types';
 
@@ -88,5 +91,100 @@ describe('forgotten content stays forgotten in a replay', () => {
     expect(after.steps.map((s) => s.forgotten.flagged)).toEqual([false]);
     // The story's prompts were written by hand, not by the assembler: every step drifts (a finding)
     expect(before.steps.map((s) => s.context?.status)).toEqual(['context_drift', 'context_drift']);
+  });
+
+  it('through the OpenAI-compatible adapter, the bytes on the wire hold no forgotten text', async () => {
+    // Given a local server speaking the chat-completions wire format, behind the real adapter
+    const server = await startFakeOpenAIServer(() => ({ body: chatCompletionBody({ content: 'ok' }) }));
+    try {
+      const model = createModelProvider({
+        provider: 'openai',
+        baseUrl: server.baseUrl,
+        apiKey: 'sk-test',
+        model: 'gpt-test',
+      });
+
+      // When both steps of the turn from before the forgetting are replayed with it
+      const reports = [await replay(1, { model, step: 1 }), await replay(1, { model, step: 2 })];
+
+      // Then two requests went out, and none of their bytes holds the forgotten message
+      expect(server.requests).toHaveLength(2);
+      for (const request of server.requests) {
+        expect(request.raw.toString('utf8')).not.toContain(story.secret);
+        expect(request.raw.toString('utf8')).not.toContain('4711');
+      }
+      expect(reports.map((r) => r.steps[0].forgotten.flagged)).toEqual([true, true]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a turn the runtime recorded, then forgotten', () => {
+  it('is rebuilt without the forgotten message: the steps are flagged and drift exactly where it was', async () => {
+    // Given the recorded scenario, whose second turn consumed "Also add a note called errands:
+    // post office" at step 1, and a forgetting of that message (and of the step that relied on it)
+    const scenario = await recordScenario('replay-forgotten');
+    try {
+      const { harness, taskId, turns } = scenario;
+      const forgotten = 'Also add a note called errands: post office';
+      const delivered = (await harness.read(streams.task(taskId))).filter((e) => e.type === 'MessageDeliveredToInbox');
+      const message = delivered
+        .map((e) => e.data as { messageId: string; text: string })
+        .find((d) => d.text === forgotten)!;
+      await harness.decideOnTask(taskId, [
+        {
+          type: 'ExcludeContext',
+          forgettingId: randomUUID(),
+          messageIds: [message.messageId],
+          steps: [{ turnId: turns[1], step: 1 }],
+        },
+      ]);
+      const model = spyModel();
+
+      // When the second turn is replayed step by step, and the first turn too
+      const first = await replayTurn(
+        { events: harness.store, blobs: harness.blobs },
+        operatorCaller,
+        turns[1],
+        { model, step: 1 },
+        scenario.worker.deps,
+      );
+      const second = await replayTurn(
+        { events: harness.store, blobs: harness.blobs },
+        operatorCaller,
+        turns[1],
+        { model, step: 2 },
+        scenario.worker.deps,
+      );
+      const earlier = await replayTurn(
+        { events: harness.store, blobs: harness.blobs },
+        operatorCaller,
+        turns[0],
+        { model: 'recorded' },
+        scenario.worker.deps,
+      );
+
+      // Then no request holds the message, both steps are flagged, and each drifts at the layer
+      // that held it: step 1's input (its claim), step 2's recent history (step 1 in full)
+      expect(model.sent).toHaveLength(2);
+      for (const request of model.sent) expect(canonicalJson(request.messages)).not.toContain(forgotten);
+      expect(first.steps[0]).toMatchObject({
+        forgotten: { flagged: true, reason: 'forgotten' },
+        context: { status: 'context_drift', firstDifferingLayer: 'input' },
+      });
+      expect(second.steps[0]).toMatchObject({
+        forgotten: { flagged: true, reason: 'built while forgotten content was in the context' },
+        context: { status: 'context_drift', firstDifferingLayer: 'recent' },
+      });
+      // The turn before the message came is untouched by the forgetting: reproduced, not flagged
+      expect(earlier.steps.map((s) => [s.context?.status, s.forgotten.flagged])).toEqual([
+        ['reproduced', false],
+        ['reproduced', false],
+        ['reproduced', false],
+      ]);
+    } finally {
+      await scenario.close();
+    }
   });
 });
