@@ -20,7 +20,8 @@ import { ToolRegistry, type ToolDefinition } from '@lomo/tools';
  * What a replay needs of the runtime's setup to rebuild prompts as its workers do: the tool
  * registry (only its definitions are read: names, descriptions, schemas, domains), the runtime
  * options (context window, history share, tool strategy and domains) and tokenizer. A worker's
- * whole RuntimeDeps may be passed: its store, bus, model and blobs are never used.
+ * whole RuntimeDeps may be passed: its store, bus, model, blobs, summarizer, live recall and
+ * profile are never used (a step's profile and memories are the ones it recorded).
  */
 export interface ReplayDeps {
   tools: ToolRegistry;
@@ -31,8 +32,6 @@ export interface ReplayDeps {
   ids?: IdGenerator;
   /** The pure ContextBuilder by default; a test passes a changed one to see it as context drift. */
   contextBuilder?: ContextBuilder;
-  /** The profile to show instead of the one each step recorded. */
-  profile?: ProfileSnapshot;
 }
 
 export class ReplaySideEffectError extends Error {
@@ -83,7 +82,7 @@ export function replayRuntimeDeps(
     options: deps.options,
     summarizer: new ExtractiveSummarizer(),
     ...(deps.tokenizer !== undefined ? { tokenizer: deps.tokenizer } : {}),
-    profile: deps.profile ?? memory.profile,
+    profile: memory.profile,
     ...(memory.recall !== undefined ? { recall: memory.recall, recallTimeoutMs: 10_000 } : {}),
   };
 }
