@@ -1,5 +1,6 @@
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, type ScriptedStep } from '@lomo/llm';
+import type { RuntimeOptionsInput } from '@lomo/runtime';
 import { HARNESS_USER, RuntimeHarness, type HarnessWorker } from '@lomo/runtime/testing';
 
 /** What the recorded scenario ran, for the assertions. */
@@ -32,14 +33,18 @@ export const RECORDED_SCRIPT = {
  * creates another note and answers (two steps). Every prompt archived is the assembler's own, so
  * a replay can reproduce them byte for byte.
  */
-export async function recordScenario(label = 'replay-scenario'): Promise<RecordedScenario> {
+export async function recordScenario(
+  label = 'replay-scenario',
+  /** The worker's runtime options (a small context window makes it compress its history). */
+  runtime: Partial<RuntimeOptionsInput> = {},
+): Promise<RecordedScenario> {
   const harness = await RuntimeHarness.open({ label });
   const script: ScriptedStep[] = [...RECORDED_SCRIPT.groceries, ...RECORDED_SCRIPT.errands].map((reply, i) => ({
     label: `recorded ${i + 1}`,
     reply: { ...reply, toolCalls: 'toolCalls' in reply ? reply.toolCalls.map((c) => ({ ...c })) : [] },
   }));
   const model = new ScriptedModelProvider(script);
-  const worker = harness.worker('worker-a', model);
+  const worker = harness.worker('worker-a', model, { runtime });
   const { taskId } = await harness.createTask('Make a note called groceries', 'persistent', HARNESS_USER);
   await worker.worker.wake({ taskId, reason: 'message' });
   await harness.deliver(taskId, 'Also add a note called errands: post office', HARNESS_USER);
