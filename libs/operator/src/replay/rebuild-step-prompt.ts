@@ -12,6 +12,8 @@ export interface RebuiltPrompt {
   brief: string | null;
   /** Items the step consumed that were forgotten since: left out of its input. */
   forgottenInput: string[];
+  /** Outside writes taken as landed during the step's model call (left out of its copy). */
+  concurrent: Array<{ type: string; at: string }>;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function rebuildStepPrompt(
   sources: { blobs: CopyOnWriteBlobStore; tools: ToolRegistry; memory: RecordedMemory },
   deps: ReplayDeps,
 ): Promise<RebuiltPrompt> {
-  const { before, forgettings } = eventsBefore(record, recorded.committed);
+  const { before, forgettings, concurrent } = eventsBefore(record, recorded);
   const scratch = await copyIntoScratch(before, forgettings);
   const { store } = scratch;
   try {
@@ -54,6 +56,7 @@ export async function rebuildStepPrompt(
       prompt,
       brief: task.existing?.brief?.text ?? null,
       forgottenInput: recorded.step.consumedItemIds.filter(isForgotten),
+      concurrent: concurrent.map((e) => ({ type: e.type, at: e.metadata.occurredAt })),
     };
   } finally {
     await scratch.discard();

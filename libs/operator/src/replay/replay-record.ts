@@ -71,22 +71,45 @@ export async function readReplayRecord(events: Pick<EventStore, 'readStream'>, t
 /** Task events that take content out of later prompts: a copy cut earlier applies them too. */
 const FORGETTING_TYPES = new Set(['ContextExcluded', 'HistorySegmentsExcluded']);
 
+/** Writers that act on a task whenever they like, racing a step's model call: the person and the router. */
+const isOutsideWrite = (e: EventEnvelope) =>
+  e.metadata.actor.kind === 'user' || (e.metadata.actor.kind === 'system' && e.metadata.actor.component === 'router');
+
+export interface StepEvents {
+  /** What the step's prompt was built from, in global order. */
+  before: EventEnvelope[];
+  /** The task's forgettings recorded at or after the step's commit. */
+  forgettings: EventEnvelope[];
+  /** Outside writes between the step's start and its commit: taken as landed during its model call. */
+  concurrent: EventEnvelope[];
+}
+
 /**
  * The events a step's prompt was built from: every event of the task and its turns before the
  * step's commit, in global order; then the task's forgettings recorded at or after it, so
- * content forgotten since stays out of the rebuilt prompt.
+ * content forgotten since stays out of the rebuilt prompt. A prompt is assembled as the step
+ * starts (after its claim, or its turn's last event) and committed after the model answers: a
+ * person's or the router's write in between most likely landed while the model was thinking, so
+ * it is left out (and listed); the runtime's own writes there (its history segments) are kept.
  */
-export function eventsBefore(
-  record: ReplayRecord,
-  commit: EventEnvelope,
-): {
-  before: EventEnvelope[];
-  forgettings: EventEnvelope[];
-} {
+export function eventsBefore(record: ReplayRecord, recorded: RecordedStep): StepEvents {
+  const commit = recorded.committed;
   const isBefore = (e: EventEnvelope) => compareEventOrder(e, commit) < 0;
+  const own = (record.turnStreams.get(commit.metadata.streamId) ?? []).filter(isBefore);
+  const claim = record.taskEvents.find((e) => {
+    const d = e.data as { turnId?: string; step?: number };
+    return e.type === 'InboxItemsClaimed' && d.turnId === record.turnId && d.step === recorded.step.step;
+  });
+  const started = [own.at(-1), claim]
+    .filter((e): e is EventEnvelope => e !== undefined)
+    .sort(compareEventOrder)
+    .at(-1);
+  const inFlight = (e: EventEnvelope) =>
+    started !== undefined && compareEventOrder(e, started) > 0 && isBefore(e) && isOutsideWrite(e);
+  const concurrent = record.taskEvents.filter(inFlight);
   const before = [...record.taskEvents, ...[...record.turnStreams.values()].flat()]
-    .filter(isBefore)
+    .filter((e) => isBefore(e) && !inFlight(e))
     .sort(compareEventOrder);
   const forgettings = record.taskEvents.filter((e) => !isBefore(e) && FORGETTING_TYPES.has(e.type));
-  return { before, forgettings };
+  return { before, forgettings, concurrent };
 }

@@ -72,6 +72,7 @@ export async function replayTurn(
         status: 'withheld',
         context,
         forgotten,
+        concurrent: rebuilt.concurrent,
         patched: patched.applied,
       });
       stopped = true;
@@ -84,6 +85,7 @@ export async function replayTurn(
       status: 'replayed',
       context,
       forgotten,
+      concurrent: rebuilt.concurrent,
       patched: patched.applied,
       reply: {
         recorded: shownReply(record, recorded),
@@ -176,6 +178,7 @@ function notReplayed(record: ReplayRecord, recorded: RecordedStep): ReplayedStep
     status: 'not_replayed',
     context: null,
     forgotten: { flagged: false, reason: null },
+    concurrent: [],
     patched: [],
     reply: { recorded: shownReply(record, recorded), replayed: null, equal: false },
     toolCalls: recorded.step.calls.map((c) => ({

@@ -58,6 +58,11 @@ export interface ReplayedStep {
    * forgotten message was in context): it is never shown, and the rebuilt prompt leaves it out.
    */
   forgotten: { flagged: boolean; reason: string | null };
+  /**
+   * A person's or the router's writes to the task between the step's start and its commit: taken
+   * as landed while the model was thinking, so left out of the state its prompt is rebuilt from.
+   */
+  concurrent: Array<{ type: string; at: string }>;
   /** Rewrites of the prompt patch that changed this step's prompt. */
   patched: string[];
   reply: { recorded: string | Purged; replayed: string | Purged | null; equal: boolean };
