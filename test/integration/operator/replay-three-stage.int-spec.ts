@@ -201,6 +201,10 @@ describe('replaying the recorded three-stage brief', () => {
         status: 'not_called',
       },
     ]);
+    // The recorded calls after the branch stopped are listed, as not replayed
+    expect(report.steps[2].toolCalls.map((c) => [c.tool, c.status, c.replayed])).toEqual([
+      ['checklist.update', 'not_replayed', null],
+    ]);
     model.assertAllConsumed();
     expect(await storeFingerprint(harness.store)).toEqual(before);
   });

@@ -177,7 +177,7 @@ function notReplayed(record: ReplayRecord, recorded: RecordedStep): ReplayedStep
     step: recorded.step.step,
     status: 'not_replayed',
     context: null,
-    forgotten: { flagged: false, reason: null },
+    forgotten: forgottenFlag(record, recorded, undefined, []),
     concurrent: [],
     patched: [],
     reply: { recorded: shownReply(record, recorded), replayed: null, equal: false },
@@ -185,7 +185,7 @@ function notReplayed(record: ReplayRecord, recorded: RecordedStep): ReplayedStep
       tool: c.tool,
       recorded: excluded(record, recorded) ? purged(PURGE_REASONS.forgotten) : c.arguments,
       replayed: null,
-      status: 'not_called' as const,
+      status: 'not_replayed' as const,
     })),
     diverged: false,
   };

@@ -34,13 +34,13 @@ export interface ComparedCall {
  * One call of the step, recorded, replayed or both. `reused`: the replay made the same call (tool
  * and arguments) and the recorded outcome stands for it; `stubbed`: the replay made a call the
  * record has no result for, so nothing ran and its branch stops; `not_called`: recorded, not
- * made by the replay.
+ * made by the replay; `not_replayed`: recorded in a step after the branch stopped.
  */
 export interface CallDiff {
   tool: string;
   recorded: unknown | null;
   replayed: unknown | null;
-  status: 'reused' | 'stubbed' | 'not_called';
+  status: 'reused' | 'stubbed' | 'not_called' | 'not_replayed';
   /** The recorded outcome reused: the ToolCallCompleted result (a job id for a generation call). */
   outcome?: RecordedOutcome;
 }
