@@ -4,12 +4,11 @@ import type { EventStore } from '@lomo/eventstore';
 import type { ModelProvider } from '@lomo/llm';
 import { PromptArchive, type Prompt } from '@lomo/runtime';
 import { assertOperator } from '../access/operator-access';
-import { purged, PURGE_REASONS } from '../inspect/forgotten-content';
-import type { Purged } from '../inspect/inspection.types';
 import { CopyOnWriteBlobStore } from './copy-on-write-blobs';
 import { diffDecision, recordedDecision, replayedDecision, type Decision } from './decision-diff';
 import { applyPromptPatch, parsePromptPatch } from './prompt-patch';
 import { compareContext, promptText } from './prompt-fingerprint';
+import { excluded, forgottenFlag, hideRecorded, notReplayed, shownReply, shownText } from './replay-step-report';
 import { rebuildStepPrompt } from './rebuild-step-prompt';
 import { RecordedMemory } from './recorded-memory';
 import { StepBeyondTurnError } from './replay-errors';
@@ -130,63 +129,4 @@ async function ask(model: ModelProvider, prompt: Prompt, record: ReplayRecord, s
     trace: { taskId: record.taskId, turnId: record.turnId, step, purpose: 'replay' },
   });
   return replayedDecision(result.text, result.toolCalls);
-}
-
-function forgottenFlag(
-  record: ReplayRecord,
-  recorded: RecordedStep,
-  stored: Prompt | undefined,
-  forgottenInput: readonly string[],
-): ReplayedStep['forgotten'] {
-  if (excluded(record, recorded)) return { flagged: true, reason: PURGE_REASONS.forgotten };
-  const builtWhile =
-    forgottenInput.length > 0 ||
-    record.forgotten.wasInContextAt(recorded.committed.metadata.globalPosition) ||
-    (stored !== undefined && record.forgotten.quotesForgotten(promptText(stored)));
-  return builtWhile ? { flagged: true, reason: PURGE_REASONS.builtWhileForgotten } : { flagged: false, reason: null };
-}
-
-const excluded = (record: ReplayRecord, recorded: RecordedStep) =>
-  record.forgotten.isStepExcluded(record.turnId, recorded.step.step);
-
-/** The recorded reply as an operator may see it: never a forgotten step's, never one quoting forgotten text. */
-function shownReply(record: ReplayRecord, recorded: RecordedStep): string | Purged {
-  if (excluded(record, recorded)) return purged(PURGE_REASONS.forgotten);
-  return shownText(record, recorded.step.reply);
-}
-
-const shownText = (record: ReplayRecord, text: string): string | Purged =>
-  record.forgotten.quotesForgotten(JSON.stringify(text)) ? purged(PURGE_REASONS.quotesForgotten) : text;
-
-/** A forgotten step's calls: recorded arguments and outcomes hidden, and the replayed ones when they are the record's. */
-function hideRecorded<T extends { recorded: unknown; replayed: unknown; outcome?: unknown }>(
-  call: T,
-  replayedIsRecord: boolean,
-): T {
-  const hidden = purged(PURGE_REASONS.forgotten);
-  return {
-    ...call,
-    recorded: call.recorded === null ? null : hidden,
-    ...(replayedIsRecord && call.replayed !== null ? { replayed: hidden } : {}),
-    ...(call.outcome !== undefined ? { outcome: hidden } : {}),
-  };
-}
-
-function notReplayed(record: ReplayRecord, recorded: RecordedStep): ReplayedStep {
-  return {
-    step: recorded.step.step,
-    status: 'not_replayed',
-    context: null,
-    forgotten: forgottenFlag(record, recorded, undefined, []),
-    concurrent: [],
-    patched: [],
-    reply: { recorded: shownReply(record, recorded), replayed: null, equal: false },
-    toolCalls: recorded.step.calls.map((c) => ({
-      tool: c.tool,
-      recorded: excluded(record, recorded) ? purged(PURGE_REASONS.forgotten) : c.arguments,
-      replayed: null,
-      status: 'not_replayed' as const,
-    })),
-    diverged: false,
-  };
 }
