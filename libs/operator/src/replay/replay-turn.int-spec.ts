@@ -193,6 +193,19 @@ describe('replaying a turn the runtime recorded (side-effect free)', () => {
     expect(report.divergedAt).toBeNull();
   });
 
+  it('a model that gives no answer ends the replay at that step with its typed error', async () => {
+    // Given a model that answers step 1 only
+    const model = new ScriptedModelProvider([{ reply: asScripted(RECORDED_SCRIPT.groceries[0]) }]);
+
+    // When the turn is replayed with it
+    const report = await replay(0, { model });
+
+    // Then step 2 says the model failed and why, and step 3 is not replayed
+    expect(report.steps.map((s) => s.status)).toEqual(['replayed', 'model_failed', 'not_replayed']);
+    expect(report.steps[1].error).toMatchObject({ code: 'MODEL_UNSCRIPTED' });
+    expect(report.steps[1].context).toMatchObject({ status: 'reproduced' });
+  });
+
   it('replays one step alone with --step', async () => {
     const report = await replay(0, { model: 'recorded', step: 2 });
 

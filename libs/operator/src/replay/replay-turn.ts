@@ -76,7 +76,24 @@ export async function replayTurn(
       });
       stopped = true;
       continue;
-    } else decision = await ask(options.model, patched.prompt, record, recorded.step.step);
+    } else {
+      const answer = await ask(options.model, patched.prompt, record, recorded.step.step);
+      if ('error' in answer) {
+        // No answer is no decision: the step says why, and nothing after it is replayed.
+        steps.push({
+          ...notReplayed(record, recorded),
+          status: 'model_failed',
+          error: answer.error,
+          context,
+          forgotten,
+          concurrent: rebuilt.concurrent,
+          patched: patched.applied,
+        });
+        stopped = true;
+        continue;
+      }
+      decision = answer;
+    }
 
     const diff = diffDecision(recorded.step, decision);
     steps.push({
@@ -118,15 +135,30 @@ function selectSteps(record: ReplayRecord, step: number | undefined): RecordedSt
   return [found];
 }
 
-/** The model asked as a worker asks it (model-step.ts), with the rebuilt prompt. */
-async function ask(model: ModelProvider, prompt: Prompt, record: ReplayRecord, step: number): Promise<Decision> {
-  const result = await model.complete({
-    messages: prompt.messages,
-    tools: prompt.tools,
-    toolChoice: 'auto',
-    ...(prompt.allowedTools !== undefined ? { allowedTools: prompt.allowedTools } : {}),
-    cacheKey: record.taskId,
-    trace: { taskId: record.taskId, turnId: record.turnId, step, purpose: 'replay' },
-  });
-  return replayedDecision(result.text, result.toolCalls);
+/** The model asked as a worker asks it (model-step.ts), with the rebuilt prompt; its failure as data. */
+async function ask(
+  model: ModelProvider,
+  prompt: Prompt,
+  record: ReplayRecord,
+  step: number,
+): Promise<Decision | { error: { code: string; message: string } }> {
+  try {
+    const result = await model.complete({
+      messages: prompt.messages,
+      tools: prompt.tools,
+      toolChoice: 'auto',
+      ...(prompt.allowedTools !== undefined ? { allowedTools: prompt.allowedTools } : {}),
+      cacheKey: record.taskId,
+      trace: { taskId: record.taskId, turnId: record.turnId, step, purpose: 'replay' },
+    });
+    return replayedDecision(result.text, result.toolCalls);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      error: {
+        code: typeof code === 'string' ? code : 'MODEL_FAILED',
+        message: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+      },
+    };
+  }
 }

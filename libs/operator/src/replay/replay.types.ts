@@ -50,8 +50,14 @@ export type RecordedOutcome =
 
 export interface ReplayedStep {
   step: number;
-  /** `not_replayed`: an earlier step diverged, so this one's context no longer follows from the replay. */
-  status: 'replayed' | 'not_replayed' | 'withheld';
+  /**
+   * `not_replayed`: an earlier step diverged, so this one's context no longer follows from the
+   * replay. `withheld`: the rebuilt prompt still quoted forgotten text, so no model was asked.
+   * `model_failed`: the model asked gave no answer (`error`); nothing after it is replayed.
+   */
+  status: 'replayed' | 'not_replayed' | 'withheld' | 'model_failed';
+  /** The model's typed error, for `model_failed`. */
+  error?: { code: string; message: string };
   context: ContextCheck | null;
   /**
    * The stored prompt depended on content forgotten since (an excluded step, or built while a
