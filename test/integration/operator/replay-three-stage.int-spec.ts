@@ -189,12 +189,14 @@ describe('replaying the recorded three-stage brief', () => {
     expect(report.steps[1].patched).toEqual(['tool stage.write']);
     expect(report.steps[1].toolCalls).toEqual([
       {
+        callId: null,
         tool: 'stage.write',
         recorded: null,
         replayed: { title: 'SCRIPT', text: 'SCRIPT of the harbour film.' },
         status: 'stubbed',
       },
       {
+        callId: `${turns[0]}:2:0`,
         tool: 'stage.write',
         recorded: { title: 'Script', text: 'Script of the harbour film.' },
         replayed: null,

@@ -42,6 +42,7 @@ describe('a replayed decision against the recorded step', () => {
       reply: { recorded: 'Drawing.', replayed: 'Drawing.', equal: true },
       toolCalls: [
         {
+          callId: 't:1:image.generate',
           tool: 'image.generate',
           recorded: { prompt: 'fox', size: 'l' },
           replayed: { size: 'l', prompt: 'fox' },
@@ -78,7 +79,13 @@ describe('a replayed decision against the recorded step', () => {
     );
 
     expect(diff.toolCalls).toEqual([
-      { tool: 'image.generate', recorded: { prompt: 'fox' }, replayed: { prompt: 'fox' }, status: 'stubbed' },
+      {
+        callId: 't:1:image.generate',
+        tool: 'image.generate',
+        recorded: { prompt: 'fox' },
+        replayed: { prompt: 'fox' },
+        status: 'stubbed',
+      },
     ]);
     expect(diff).toMatchObject({ diverged: false, stubbed: true });
   });

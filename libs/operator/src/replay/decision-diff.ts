@@ -45,6 +45,7 @@ export function diffDecision(recorded: CommittedStep, replayed: Decision): Decis
     const match = index < 0 ? undefined : unused.splice(index, 1)[0];
     const outcome = match === undefined ? undefined : outcomeOf(match);
     toolCalls.push({
+      callId: match === undefined ? null : match.callId,
       tool: call.tool,
       recorded: match === undefined ? null : match.arguments,
       replayed: call.arguments,
@@ -52,7 +53,8 @@ export function diffDecision(recorded: CommittedStep, replayed: Decision): Decis
       ...(outcome !== undefined ? { outcome } : {}),
     });
   }
-  for (const r of unused) toolCalls.push({ tool: r.tool, recorded: r.arguments, replayed: null, status: 'not_called' });
+  for (const r of unused)
+    toolCalls.push({ callId: r.callId, tool: r.tool, recorded: r.arguments, replayed: null, status: 'not_called' });
   const replyEqual = replayed.reply === recorded.reply;
   const callsEqual = toolCalls.every((c) => c.recorded !== null && c.replayed !== null);
   return {

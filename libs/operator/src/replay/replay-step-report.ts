@@ -62,6 +62,7 @@ export function notReplayed(record: ReplayRecord, recorded: RecordedStep): Repla
     patched: [],
     reply: { recorded: shownReply(record, recorded), replayed: null, equal: false },
     toolCalls: recorded.step.calls.map((c) => ({
+      callId: c.callId,
       tool: c.tool,
       recorded: excluded(record, recorded) ? purged(PURGE_REASONS.forgotten) : c.arguments,
       replayed: null,

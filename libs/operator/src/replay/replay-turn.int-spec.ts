@@ -121,12 +121,19 @@ describe('replaying a turn the runtime recorded (side-effect free)', () => {
     ]);
     expect(report.steps[1].toolCalls).toEqual([
       {
+        callId: null,
         tool: 'notes.delete',
         recorded: null,
         replayed: { noteId: '00000000-0000-4000-8000-000000000000' },
         status: 'stubbed',
       },
-      { tool: 'notes.list', recorded: { limit: 5 }, replayed: null, status: 'not_called' },
+      {
+        callId: `${scenario.turns[0]}:2:0`,
+        tool: 'notes.list',
+        recorded: { limit: 5 },
+        replayed: null,
+        status: 'not_called',
+      },
     ]);
     // The model saw the rebuilt prompts, which are the recorded ones
     expect(report.steps.slice(0, 2).map((s) => s.context?.status)).toEqual(['reproduced', 'reproduced']);

@@ -1,11 +1,13 @@
 import type { Caller } from '@lomo/auth';
+import { streams } from '@lomo/contracts';
 import type { BlobRef, BlobStore } from '@lomo/blobs';
 import type { EventStore } from '@lomo/eventstore';
 import type { ModelProvider } from '@lomo/llm';
 import { PromptArchive, type Prompt } from '@lomo/runtime';
 import { assertOperator } from '../access/operator-access';
+import { generationJobsOf } from '../inspect/generation-jobs';
 import { CopyOnWriteBlobStore } from './copy-on-write-blobs';
-import { diffDecision, recordedDecision, replayedDecision, type Decision } from './decision-diff';
+import { diffDecision, recordedDecision, replayedDecision, type Decision, type DecisionDiff } from './decision-diff';
 import { applyPromptPatch, parsePromptPatch } from './prompt-patch';
 import { compareContext, promptText } from './prompt-fingerprint';
 import { excluded, forgottenFlag, hideRecorded, notReplayed, shownReply, shownText } from './replay-step-report';
@@ -14,7 +16,7 @@ import { RecordedMemory } from './recorded-memory';
 import { StepBeyondTurnError } from './replay-errors';
 import { readReplayRecord, type RecordedStep, type ReplayRecord } from './replay-record';
 import { specsOnly, type ReplayDeps } from './replay-runtime-deps';
-import type { ReplayedStep, ReplayOptions, ReplayReport } from './replay.types';
+import type { RecordedJob, ReplayedStep, ReplayOptions, ReplayReport } from './replay.types';
 
 export interface ReplaySources {
   /** Only read: a replay appends nothing to it. */
@@ -48,6 +50,7 @@ export async function replayTurn(
   const archive = new PromptArchive(blobs);
   const tools = specsOnly(deps.tools);
   const memory = new RecordedMemory(sources.events, blobs);
+  const jobs = await recordedJobs(sources, caller, record);
 
   const steps: ReplayedStep[] = [];
   let stopped = false;
@@ -95,7 +98,7 @@ export async function replayTurn(
       decision = answer;
     }
 
-    const diff = diffDecision(recorded.step, decision);
+    const diff = withJobs(diffDecision(recorded.step, decision), jobs);
     steps.push({
       step: recorded.step.step,
       status: 'replayed',
@@ -161,4 +164,30 @@ async function ask(
       },
     };
   }
+}
+
+/** The paid jobs the turn's calls started, by the recorded call id (the inspections' reading). */
+async function recordedJobs(
+  sources: ReplaySources,
+  caller: Caller,
+  record: ReplayRecord,
+): Promise<Map<string, RecordedJob>> {
+  const turn = { turnId: record.turnId, events: record.turnStreams.get(streams.turn(record.turnId)) ?? [] };
+  const { jobs } = await generationJobsOf(sources, caller, { ...record, turns: [turn] });
+  return new Map(
+    jobs.flatMap(({ jobId, callId, status, chargedMinor, refundedMinor, currency }) =>
+      callId === null ? [] : [[callId, { jobId, status, chargedMinor, refundedMinor, currency }] as const],
+    ),
+  );
+}
+
+/** A reused outcome of a call that started a paid job carries the job's outcome too. */
+function withJobs(diff: DecisionDiff, jobs: ReadonlyMap<string, RecordedJob>): DecisionDiff {
+  return {
+    ...diff,
+    toolCalls: diff.toolCalls.map((c) => {
+      const job = c.callId === null ? undefined : jobs.get(c.callId);
+      return job === undefined || c.outcome === undefined ? c : { ...c, outcome: { ...c.outcome, job } };
+    }),
+  };
 }

@@ -37,6 +37,8 @@ export interface ComparedCall {
  * made by the replay; `not_replayed`: recorded in a step after the branch stopped.
  */
 export interface CallDiff {
+  /** The recorded call's id (`{turnId}:{step}:{index}`); null for a call only the replay made. */
+  callId: string | null;
   tool: string;
   recorded: unknown | null;
   replayed: unknown | null;
@@ -46,7 +48,17 @@ export interface CallDiff {
 }
 
 export type RecordedOutcome =
-  { status: 'ok' | 'error'; result: unknown } | { status: 'unknown'; reason: string | null };
+  | { status: 'ok' | 'error'; result: unknown; job?: RecordedJob }
+  | { status: 'unknown'; reason: string | null; job?: RecordedJob };
+
+/** The paid generation job a call started, as its stream and the account recorded it. */
+export interface RecordedJob {
+  jobId: string;
+  status: string;
+  chargedMinor: number;
+  refundedMinor: number;
+  currency: string | null;
+}
 
 export interface ReplayedStep {
   step: number;
