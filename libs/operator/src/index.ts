@@ -4,3 +4,4 @@ export * from './audit/record-operator-action';
 export * from './inspect';
 export * from './transfer';
 export * from './repair';
+export * from './replay';

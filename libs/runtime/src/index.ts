@@ -33,6 +33,7 @@ export { budgetCheckpointIdFor, checkpointIdFor } from './process/derived-ids';
 export { budgetCard, PLAN_QUOTER, type PaidWork, type PlanQuoter, type PricedWork } from './process/plan-budget';
 export { TaskView } from './streams/task-view';
 export { TurnView } from './streams/turn-view';
+export { TurnSession } from './worker/turn-session';
 export type { RuntimeDeps } from './worker/runtime-deps';
 export { TaskWorker, type WakeRequest } from './worker/task-worker';
 export { HeldTurns } from './worker/held-turns';

@@ -28,9 +28,9 @@ export interface TaskJobs {
  * on name every candidate without scanning the log; the account stream is authoritative for money.
  */
 export async function generationJobsOf(
-  sources: InspectionSources,
+  sources: { events: Pick<InspectionSources['events'], 'readStream'> },
   caller: Caller,
-  record: TaskRecord,
+  record: Pick<TaskRecord, 'taskId' | 'workspaceId' | 'turns'>,
 ): Promise<TaskJobs> {
   const candidates = new Set<string>();
   for (const { events } of record.turns)

@@ -2,3 +2,4 @@
 export * from './inspection-world';
 export * from './inspection-story';
 export * from './rebuild-world';
+export * from './replay-scenario';

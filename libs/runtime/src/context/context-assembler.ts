@@ -68,14 +68,20 @@ interface PrefixFacts {
  * built by the pure ContextBuilder with its cost recorded per layer.
  */
 export class ContextAssembler {
-  private readonly builder = new ContextBuilder();
   private readonly closedTurns = new Map<string, ExistingTurn>();
   private readonly rendered = new Map<string, { withdrawn: number; steps: HistoryStep[]; settled: number[] }>();
   private readonly segmentTexts = new Map<string, string>();
   private readonly lastPrefix = new Map<string, PrefixFacts>();
   private readonly prefixTokens = new Map<string, number>();
 
-  constructor(private readonly deps: RuntimeDeps) {}
+  /**
+   * `builder`: the pure ContextBuilder by default; the operator's replay passes a double (a changed
+   * builder) to see it reported as context drift.
+   */
+  constructor(
+    private readonly deps: RuntimeDeps,
+    private readonly builder: ContextBuilder = new ContextBuilder(),
+  ) {}
 
   private count = (text: string): number => (this.deps.tokenizer ?? { count: estimateTokens }).count(text);
 
