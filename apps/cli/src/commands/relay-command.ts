@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import { logOperatorRead } from '@lomo/auth';
 import { SqliteRelayLeaseStore, type RelayLeaseStore } from '@lomo/bus';
@@ -11,18 +12,29 @@ const integer = (name: string) => (value: string) => {
   return Number(value);
 };
 
+/** Whether the SQLite file holds the relays' lease table (read-only: looking changes nothing). */
+function hasLeaseTable(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'relay_leases'").get() !== undefined;
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * The lease the relays elect their active instance with, where createRelay keeps it
- * (libs/platform/src/create-relay.ts); none when the relay runs unleased or its file does not
- * exist yet (opening would create it: a read changes nothing).
+ * (libs/platform/src/create-relay.ts), whatever this process's own LOMO_RELAY says (the CLI is
+ * no relay: the relay apps run with it on). None when no relay ever took one: an SQLite file
+ * without the lease table is not opened for writing (that would create the table).
  */
 function openLease(ctx: CliContext, stores: OperatorStores): { lease?: RelayLeaseStore; close(): void } {
   const { config } = ctx;
-  if (config.LOMO_RELAY !== 'on') return { close: () => undefined };
   if (config.LOMO_BUS === 'kafka' && config.LOMO_EVENTSTORE !== 'sqlite')
     return { lease: new DocumentRelayLeaseStore(stores.documents), close: () => undefined };
   const file = config.LOMO_BUS === 'in-process' ? config.LOMO_BUS_PATH : config.LOMO_SQLITE_PATH;
-  if (!existsSync(file)) return { close: () => undefined };
+  if (!hasLeaseTable(file)) return { close: () => undefined };
   const lease = SqliteRelayLeaseStore.open({ filename: file });
   return { lease, close: () => lease.close() };
 }
