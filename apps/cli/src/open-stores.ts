@@ -1,13 +1,12 @@
-import { FilesystemBlobStore, GridFsBlobStore, type BlobStore } from '@lomo/blobs';
+import type { BlobStore } from '@lomo/blobs';
 import type { EventBus } from '@lomo/bus';
 import type { LomoConfig } from '@lomo/config';
-import { openEventStoreDb, SqliteEventStore, type EventStore } from '@lomo/eventstore';
+import type { EventStore } from '@lomo/eventstore';
 import type { Logger } from '@lomo/observability';
-import { createBus } from '@lomo/platform';
+import { createBus, openBlobStore, openEventStore } from '@lomo/platform';
 import { createDocumentStore, projectorSettings, type DocumentStore } from '@lomo/read-models';
-import { MongoClient } from 'mongodb';
 
-/** The stores the apps use, opened the way they open them (libs/platform/src/platform.module.ts). */
+/** The stores the apps use, opened by the same functions (libs/platform/src/open-stores.ts). */
 export interface OperatorStores {
   events: EventStore;
   documents: DocumentStore;
@@ -20,20 +19,12 @@ export interface OperatorStores {
 export async function openOperatorStores(config: LomoConfig, logger: Logger): Promise<OperatorStores> {
   const closers: Array<() => Promise<unknown>> = [];
   try {
-    const events: EventStore =
-      config.LOMO_EVENTSTORE === 'eventstoredb'
-        ? await openEventStoreDb({ connectionString: config.EVENTSTORE_URL ?? '' })
-        : new SqliteEventStore({ filename: config.LOMO_SQLITE_PATH, synchronous: config.LOMO_SQLITE_SYNCHRONOUS });
+    const events = await openEventStore(config);
     closers.push(() => events.close());
     const documents = await createDocumentStore(projectorSettings(config), logger);
     closers.push(() => documents.close());
-    let blobs: BlobStore;
-    if (config.LOMO_BLOB_STORE === 'filesystem') blobs = new FilesystemBlobStore(config.LOMO_BLOB_DIR);
-    else {
-      const client = new MongoClient(config.MONGODB_URL ?? '', { serverSelectionTimeoutMS: 5_000 });
-      closers.push(() => client.close());
-      blobs = new GridFsBlobStore({ db: client.db(config.MONGODB_DATABASE) });
-    }
+    const { blobs, client } = openBlobStore(config, logger);
+    if (client !== undefined) closers.push(() => client.close());
     let bus: EventBus | undefined;
     return {
       events,

@@ -6,3 +6,4 @@ export { createBus } from './create-bus';
 export * from './message-trace-context';
 export * from './run-app';
 export { DocumentRelayLeaseStore } from './document-relay-lease-store';
+export { openBlobStore, openEventStore } from './open-stores';

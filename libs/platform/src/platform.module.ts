@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BLOB_STORE, FilesystemBlobStore, GridFsBlobStore } from '@lomo/blobs';
-import { MongoClient } from 'mongodb';
+import { BLOB_STORE } from '@lomo/blobs';
+import type { MongoClient } from 'mongodb';
 import { EVENT_BUS } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
 import { CLOCK, ID_GENERATOR, systemClock } from '@lomo/contracts';
-import { EVENT_STORE, openEventStoreDb, SqliteEventStore } from '@lomo/eventstore';
+import { EVENT_STORE } from '@lomo/eventstore';
 import { createLogger, LOGGER, METRICS, Metrics, type Logger } from '@lomo/observability';
 import { HealthController } from './health.controller';
 import { HealthRegistry } from './health-check';
 import { createBus } from './create-bus';
+import { openBlobStore, openEventStore } from './open-stores';
 import { BLOB_CLIENTS, PlatformLifecycle } from './platform-lifecycle';
 import { RELAY, RELAY_PARTS, createRelay, type RelayParts } from './create-relay';
 
@@ -35,26 +36,14 @@ export class PlatformModule {
       { provide: METRICS, useValue: new Metrics() },
       { provide: CLOCK, useValue: systemClock },
       { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
-      {
-        provide: EVENT_STORE,
-        useFactory: () =>
-          config.LOMO_EVENTSTORE === 'eventstoredb'
-            ? openEventStoreDb({ connectionString: config.EVENTSTORE_URL ?? '' })
-            : new SqliteEventStore({ filename: config.LOMO_SQLITE_PATH, synchronous: config.LOMO_SQLITE_SYNCHRONOUS }),
-      },
+      { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
       { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
       {
         provide: BLOB_STORE,
-        // LOMO_BLOB_STORE (libs/config/src/load-config.ts): GridFS when replicas share no disk.
-        useFactory: async () => {
-          if (config.LOMO_BLOB_STORE === 'filesystem') return new FilesystemBlobStore(config.LOMO_BLOB_DIR);
-          const client = new MongoClient(config.MONGODB_URL ?? '', { serverSelectionTimeoutMS: 5_000 });
-          blobClients.push(client);
-          logger.info(
-            { component: 'platform', blobStore: 'gridfs', database: config.MONGODB_DATABASE },
-            'blobs on GridFS',
-          );
-          return new GridFsBlobStore({ db: client.db(config.MONGODB_DATABASE) });
+        useFactory: () => {
+          const { blobs, client } = openBlobStore(config, logger);
+          if (client !== undefined) blobClients.push(client);
+          return blobs;
         },
       },
       { provide: BLOB_CLIENTS, useValue: blobClients },

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { logOperatorRead } from '@lomo/auth';
 import type { EventEnvelope } from '@lomo/contracts';
 import {
-  BadOperatorInputError,
   inspectTask,
   inspectTurn,
   isPurged,
@@ -12,6 +11,7 @@ import {
   type InspectedStep,
   type TimelineEntry,
 } from '@lomo/operator';
+import { wholeNumber } from '../cli-options';
 import type { CliContext } from '../cli-context';
 
 const shown = (value: unknown): string =>
@@ -42,11 +42,6 @@ const stepLine = (s: InspectedStep) =>
     ? ''
     : `\n    prompt: ${isPurged(s.prompt.layers) ? shown(s.prompt.layers) : s.prompt.layers.map((l) => `${l.layer} (${l.tokens} tokens, ${l.messages.length} messages)`).join(', ')}`);
 
-const integer = (name: string) => (value: string) => {
-  if (!/^[0-9]{1,9}$/.test(value)) throw new BadOperatorInputError(`${name} must be a whole number, got "${value}"`);
-  return Number(value);
-};
-
 /** `lomo events tail`, `lomo stream show`, `lomo task inspect`, `lomo turn inspect`: reads only. */
 export function registerInspectCommands(program: Command, ctx: CliContext): void {
   program
@@ -58,7 +53,7 @@ export function registerInspectCommands(program: Command, ctx: CliContext): void
     .option('--type <EventType>', 'one event type')
     .option('--workspace <workspaceId>', 'one workspace (another than your token’s needs an operator token)')
     .option('--from <position>', 'after this global position')
-    .option('--limit <n>', 'at most n events', integer('--limit'))
+    .option('--limit <n>', 'at most n events', wholeNumber('--limit'))
     .option('--follow', 'wait for new events')
     .addHelpText(
       'after',

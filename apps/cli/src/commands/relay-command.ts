@@ -3,14 +3,10 @@ import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import { logOperatorRead } from '@lomo/auth';
 import { SqliteRelayLeaseStore, type RelayLeaseStore } from '@lomo/bus';
-import { BadOperatorInputError, relayStatus, type RelayStatus } from '@lomo/operator';
+import { relayStatus, type RelayStatus } from '@lomo/operator';
 import { DocumentRelayLeaseStore } from '@lomo/platform';
+import { wholeNumber } from '../cli-options';
 import type { CliContext, OperatorStores } from '../cli-context';
-
-const integer = (name: string) => (value: string) => {
-  if (!/^[0-9]{1,9}$/.test(value)) throw new BadOperatorInputError(`${name} must be a whole number, got "${value}"`);
-  return Number(value);
-};
 
 /** Whether the SQLite file holds the relays' lease table (read-only: looking changes nothing). */
 function hasLeaseTable(file: string): boolean {
@@ -52,7 +48,7 @@ export function registerRelayCommand(program: Command, ctx: CliContext): void {
       "the relay's checkpoint against the store's head, its lease holder and expiry, and each consumer group's committed offsets against the partition ends",
     )
     .option('--group <groupId...>', 'these consumer groups (default: the apps’ groups)')
-    .option('--lag-limit <n>', 'count at most n events of relay lag', integer('--lag-limit'))
+    .option('--lag-limit <n>', 'count at most n events of relay lag', wholeNumber('--lag-limit'))
     .addHelpText('after', '\nExamples:\n  lomo relay status\n  lomo relay status --group memory router --json')
     .action(async (o: { group?: string[]; lagLimit?: number }) => {
       const caller = await ctx.caller();

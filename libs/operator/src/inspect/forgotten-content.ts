@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@lomo/contracts';
 import type { Purged } from './inspection.types';
-import { comparePositions } from './position-order';
+import { comparePositions } from '../positions';
 
 export const purged = (reason: string): Purged => ({ purged: true, reason });
 
@@ -14,7 +14,8 @@ export const PURGE_REASONS = {
 /** Shorter texts are too common to tell a quotation from a coincidence. */
 const MIN_QUOTED_LENGTH = 8;
 
-const stepKey = (turnId: string, step: number) => `${turnId}:${step}`;
+/** How a step is named in the sets of forgotten steps. */
+export const stepKey = (turnId: string, step: number) => `${turnId}:${step}`;
 
 /**
  * What forgettings took out of a task (ContextExcluded, libs/memory's cascade, by recorded

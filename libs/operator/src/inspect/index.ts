@@ -5,6 +5,6 @@ export { parseStreamPoint, type StreamPoint } from './stream-point';
 export { readStreamAt, type StreamAtResult } from './stream-at';
 export { inspectTask, inspectTurn, type InspectOptions } from './task-inspection';
 export { tailEvents, type TailFilter, type TailOptions } from './tail-events';
-export { comparePositions } from './position-order';
+export { comparePositions } from '../positions';
 export { summarize as summarizeEvent, timelineKindOf } from './timeline';
 export * from './redact-forgotten';

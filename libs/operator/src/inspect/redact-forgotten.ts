@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@lomo/contracts';
+import { stepKey } from './forgotten-content';
 import type { InspectionSources } from './inspection-sources';
 
 /** What a forgotten text reads as in the raw event views (`stream show`, `events tail`). */
@@ -14,17 +15,34 @@ export interface ForgottenIds {
   steps: ReadonlySet<string>;
 }
 
-export async function readForgottenIds(sources: InspectionSources): Promise<ForgottenIds> {
-  const messageIds = new Set<string>();
-  const steps = new Set<string>();
-  const excluded = await sources.events.readAll({ filter: { eventTypes: ['ContextExcluded'] } });
-  for (const e of excluded) {
-    const d = e.data as { messageIds: string[]; steps: Array<{ turnId: string; step: number }> };
-    for (const id of d.messageIds) messageIds.add(id);
-    for (const s of d.steps) steps.add(`${s.turnId}:${s.step}`);
+/**
+ * The forgotten ids as the log grows: the first call reads every `ContextExcluded`, each later one
+ * only those appended since (a follow or a long tail asks once per page).
+ */
+export class ForgottenIdsReader {
+  private readonly messageIds = new Set<string>();
+  private readonly steps = new Set<string>();
+  private after: string | 'start' = 'start';
+
+  constructor(private readonly sources: InspectionSources) {}
+
+  async current(): Promise<ForgottenIds> {
+    const excluded = await this.sources.events.readAll({
+      fromPosition: this.after,
+      filter: { eventTypes: ['ContextExcluded'] },
+    });
+    for (const e of excluded) {
+      const d = e.data as { messageIds: string[]; steps: Array<{ turnId: string; step: number }> };
+      for (const id of d.messageIds) this.messageIds.add(id);
+      for (const s of d.steps) this.steps.add(stepKey(s.turnId, s.step));
+    }
+    if (excluded.length > 0) this.after = excluded[excluded.length - 1].metadata.globalPosition;
+    return { messageIds: this.messageIds, steps: this.steps };
   }
-  return { messageIds, steps };
 }
+
+export const readForgottenIds = (sources: InspectionSources): Promise<ForgottenIds> =>
+  new ForgottenIdsReader(sources).current();
 
 type Data = Record<string, unknown>;
 
@@ -50,7 +68,7 @@ export function redactForgotten(event: EventEnvelope, forgotten: ForgottenIds): 
       return isForgotten(data.originMessageId) ? withData(event, { ...data, goal: PURGED_TEXT }) : event;
     case 'ModelStepCommitted': {
       const turnId = event.metadata.streamId.slice('turn-'.length);
-      if (!forgotten.steps.has(`${turnId}:${String(data.step)}`)) return event;
+      if (!forgotten.steps.has(stepKey(turnId, Number(data.step)))) return event;
       const intents = Array.isArray(data.toolCallIntents) ? (data.toolCallIntents as Data[]) : [];
       return withData(event, {
         ...data,

@@ -3,7 +3,7 @@ import { isValidStreamId, type EventEnvelope } from '@lomo/contracts';
 import { BadOperatorInputError, BadPositionError, UnknownStreamError } from '../errors';
 import { mayShow } from '../access/operator-access';
 import type { InspectionSources } from './inspection-sources';
-import { comparePositions } from './position-order';
+import { comparePositions } from '../positions';
 import { foldEvents, foldForCategory } from './stream-folds';
 import { readForgottenIds, redactForgotten } from './redact-forgotten';
 import { assertMayReadPrivateStream, assertMayReadStream } from './stream-access';

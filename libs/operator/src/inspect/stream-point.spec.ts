@@ -1,5 +1,5 @@
 import { BadPositionError } from '../errors';
-import { comparePositions } from './position-order';
+import { comparePositions } from '../positions';
 import { parseStreamPoint } from './stream-point';
 
 describe('parseStreamPoint', () => {

@@ -3,7 +3,7 @@ import { isValidStreamId, ValidationError, type EventEnvelope } from '@lomo/cont
 import type { EventFilter } from '@lomo/eventstore';
 import { BadOperatorInputError, BadPositionError } from '../errors';
 import { assertMayReadWorkspace, mayShow } from '../access/operator-access';
-import { readForgottenIds, redactForgotten } from './redact-forgotten';
+import { ForgottenIdsReader, redactForgotten } from './redact-forgotten';
 import type { InspectionSources } from './inspection-sources';
 import { assertMayReadPrivateStream } from './stream-access';
 
@@ -58,14 +58,15 @@ export async function* tailEvents(
     (filter.workspaceId === undefined || e.metadata.workspaceId === filter.workspaceId) &&
     mayShow(caller, e);
 
+  const forgottenIds = new ForgottenIdsReader(sources);
   let cursor: string | 'start' = filter.fromPosition ?? 'start';
   let yielded = 0;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const aborted = () => options.signal?.aborted === true;
   while (yielded < limit && !aborted()) {
     const page = await readPage(sources, cursor, storeFilter);
-    // Read again for every page: a forgetting that completes while following applies at once.
-    const forgotten = await readForgottenIds(sources);
+    // Brought up to date for every page: a forgetting that completes while following applies at once.
+    const forgotten = await forgottenIds.current();
     for (const e of page) {
       if (!wanted(e)) continue;
       yield redactForgotten(e, forgotten);

@@ -3,7 +3,7 @@ import { PromptArchive } from '@lomo/runtime';
 import { UnknownTargetError, WorkspaceForbiddenError } from '../errors';
 import { callerOf, InspectionWorld, tellTaskStory, type TaskStory } from '../testing';
 import { isPurged, type InspectedStep, type TaskInspection } from './inspection.types';
-import { comparePositions } from './position-order';
+import { comparePositions } from '../positions';
 import { inspectTask, inspectTurn } from './task-inspection';
 
 // inspectTask / inspectTurn on a real SQLite log: a task told by tellTaskStory (routing, a paid

@@ -7,7 +7,7 @@ import { purged, PURGE_REASONS } from './forgotten-content';
 import { generationJobsOf } from './generation-jobs';
 import type { InspectionSources } from './inspection-sources';
 import type { InspectedCheckpoint, InspectedContinuation, InspectedTurn, TaskInspection } from './inspection.types';
-import { compareEventOrder } from './position-order';
+import { compareEventOrder } from '../positions';
 import { originRoutingOf } from './routing-decision';
 import { readTaskRecord, type TaskRecord } from './task-record';
 import { timelineEntry } from './timeline';

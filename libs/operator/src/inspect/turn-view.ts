@@ -5,7 +5,7 @@ import type { PromptArchive } from '@lomo/runtime';
 import { purged, PURGE_REASONS } from './forgotten-content';
 import { inspectPrompt } from './inspected-prompt';
 import type { InspectedLease, InspectedLedgerEntry, InspectedStep, InspectedTurn } from './inspection.types';
-import { compareEventOrder } from './position-order';
+import { compareEventOrder } from '../positions';
 import { foldForCategory } from './stream-folds';
 import type { TaskRecord } from './task-record';
 import { timelineEntry } from './timeline';

@@ -3,7 +3,7 @@ import type { CommittedStep, TurnState } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
 import { UnknownTargetError } from '../errors';
 import { ForgottenContent } from '../inspect/forgotten-content';
-import { compareEventOrder } from '../inspect/position-order';
+import { compareEventOrder } from '../positions';
 import { foldEvents, foldForCategory } from '../inspect/stream-folds';
 
 /** A committed step of the replayed turn, with the event that committed it. */

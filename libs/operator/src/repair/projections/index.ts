@@ -7,4 +7,4 @@ export {
 } from './rebuild-projections';
 export { ProjectionRebuildRefusedError } from './rebuild-refused';
 export type { ProjectionSources } from './projection-sources';
-export { numericPosition, positionsBehind } from './positions';
+export { numericPosition, positionsBehind } from '../../positions';

@@ -1,5 +1,5 @@
 import { ProjectionAliases, ProjectionCheckpoints, type ProjectionAliasDocument } from '@lomo/read-models';
-import { positionsBehind } from './positions';
+import { positionsBehind } from '../../positions';
 import type { ProjectionSources } from './projection-sources';
 
 export interface ProjectionStatusRow {

@@ -5,7 +5,7 @@ import { dropRetired, RebuildRefusedError, replaceCollections, type ReplaceColle
 import { assertOperator } from '../../access/operator-access';
 import { recordOperatorAction } from '../../audit/record-operator-action';
 import { ConfirmationRequiredError } from '../../errors';
-import { numericPosition } from './positions';
+import { numericPosition } from '../../positions';
 import type { ProjectionSources } from './projection-sources';
 import { ProjectionRebuildRefusedError } from './rebuild-refused';
 import { selectProjections } from './select-projections';
