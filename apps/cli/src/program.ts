@@ -78,7 +78,8 @@ export async function buildProgram(
     .addHelpText('after', `${EXAMPLES}\n${EXIT_CODES}`);
   const context = new ProgramContext(program, env, writers, signal);
   const word = commandWordOf(argv);
-  const known = COMMANDS.find((c) => word !== undefined && c.names.includes(word));
-  for (const command of known === undefined ? COMMANDS : [known]) (await command.load())(program, context);
+  // A group (`task`) may have subcommands in several modules: every module naming the word loads.
+  const known = COMMANDS.filter((c) => word !== undefined && c.names.includes(word));
+  for (const command of known.length === 0 ? COMMANDS : known) (await command.load())(program, context);
   return { program, context };
 }

@@ -37,8 +37,10 @@ export {
 } from './messages/receive-user-message.command';
 export { ExecutorModule, type ExecutorModuleOptions } from './executor/executor.module';
 export { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS, COMMAND_DEPS } from './executor/executor-tokens';
-export type { StarterTools } from './executor/starter-tools.provider';
+export { starterToolSpecs, type StarterTools } from './executor/starter-tools.provider';
+export { runtimeOptionsFromConfig } from './executor/runtime-options-from-config';
 export * from './workspace';
 export * from './generation';
 export * from './memory-worker';
 export * from './memory';
+export { modelProviderFrom, tokenizerFromConfig } from './model-provider-from-config';

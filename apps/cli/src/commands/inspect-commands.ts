@@ -13,6 +13,7 @@ import {
 } from '@lomo/operator';
 import { wholeNumber } from '../cli-options';
 import type { CliContext } from '../cli-context';
+import { commandGroup } from '../command-group';
 
 const shown = (value: unknown): string =>
   isPurged(value) ? `[purged: ${value.reason}]` : typeof value === 'string' ? value : JSON.stringify(value);
@@ -130,9 +131,7 @@ export function registerInspectCommands(program: Command, ctx: CliContext): void
         ctx.out.result(result.events, { columns: EVENT_COLUMNS, rows: result.events.map(eventRow) });
     });
 
-  program
-    .command('task')
-    .description('one task')
+  commandGroup(program, 'task', 'one task')
     .command('inspect')
     .description(
       'the timeline of a task: routing, inbox, steps with what they consumed and their prompts, ledger, jobs and money, cards, continuations, leases',
@@ -171,9 +170,7 @@ export function registerInspectCommands(program: Command, ctx: CliContext): void
       ctx.out.result(inspection.timeline, timelineTable(inspection.timeline));
     });
 
-  program
-    .command('turn')
-    .description('one turn')
+  commandGroup(program, 'turn', 'one turn')
     .command('inspect')
     .description("a turn's steps, ledger, waits, leases and generations, and its timeline")
     .argument('<turnId>')

@@ -12,7 +12,6 @@ import {
   ExecutorRuntime,
   ModelSummarizer,
   noFaults,
-  resolveRuntimeOptions,
   timerScheduler,
   type FaultInjector,
   type RuntimeOptions,
@@ -38,6 +37,7 @@ import { ExecutorLifecycle } from './executor-lifecycle';
 import { EXECUTOR_RUNTIME, RUNTIME_OPTIONS, STARTER_TOOLS } from './executor-tokens';
 import { TaskCommandsModule } from '../tasks/task-commands.module';
 import { createStarterToolSet, type StarterTools } from './starter-tools.provider';
+import { runtimeOptionsFromConfig } from './runtime-options-from-config';
 import { modelProviderFrom, tokenizerFromConfig } from '../model-provider-from-config';
 
 export interface ExecutorModuleOptions {
@@ -71,19 +71,7 @@ export class ExecutorModule {
         {
           provide: RUNTIME_OPTIONS,
           useFactory: (config: LomoConfig, identity: ExecutorIdentity) =>
-            resolveRuntimeOptions({
-              workerId: identity.workerId,
-              leaseMs: config.LOMO_LEASE_MS,
-              watchdogIntervalMs: config.LOMO_WATCHDOG_INTERVAL_MS,
-              maxStepsPerTurn: config.LOMO_MAX_STEPS_PER_TURN,
-              maxAutoTurns: config.LOMO_MAX_AUTO_TURNS,
-              maxTurnsWithoutProgress: config.LOMO_MAX_TURNS_WITHOUT_PROGRESS,
-              contextTokens: config.LOMO_MODEL_CONTEXT_TOKENS,
-              historyShare: config.LOMO_CONTEXT_HISTORY_SHARE,
-              toolStrategy: config.LOMO_TOOL_STRATEGY,
-              toolDomains: config.LOMO_TOOL_DOMAINS,
-              ...options.runtime,
-            }),
+            runtimeOptionsFromConfig(config, identity.workerId, options.runtime),
           inject: [LOMO_CONFIG, ExecutorIdentity],
         },
         ExecutorIdentity,

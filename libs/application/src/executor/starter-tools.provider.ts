@@ -16,6 +16,7 @@ import {
   SqliteNotesStore,
   ToolRegistry,
   type ExportJobStore,
+  type ExportSubmitter,
   type NotesStore,
   type ToolDecorator,
 } from '@lomo/tools';
@@ -40,6 +41,76 @@ export interface StarterTools {
   registry: ToolRegistry;
   exports: ExportJobRunner;
   close(): Promise<void>;
+}
+
+/** What the starter tools run on; only their runs use it, their definitions never do. */
+export interface StarterToolServices {
+  notes: NotesStore;
+  store: EventStore;
+  blobs: BlobStore;
+  exports: ExportSubmitter;
+  workspace: WorkspacePorts;
+  generation?: GenerationRequests;
+}
+
+/** The executor's tools, in the order the model is offered them, on the given services. */
+export function starterToolRegistry(services: StarterToolServices, decorate?: ToolDecorator): ToolRegistry {
+  const { notes, store, blobs, exports } = services;
+  const registry = new ToolRegistry(createStarterTools({ notes, history: store, exports, decorate }));
+  // The brief and the checklist the runtime's continuation decision reads.
+  for (const tool of createPlanTools({ store, ids: { uuid: () => randomUUID() } }))
+    registry.register(decorate ? decorate(tool, {}) : tool);
+  // Large results are stored and summarized in the context; result.read brings them back page by page.
+  for (const tool of createResultTools({ events: store, blobs }))
+    registry.register(decorate ? decorate(tool, {}) : tool);
+  // The document, flow and asset tools only where the workspace is bound: without its ports
+  // they could only fail, and a model offered tools that always fail wastes its steps.
+  const { commands, reader, readModel } = services.workspace;
+  if (commands !== undefined && reader !== undefined && readModel !== undefined) {
+    const tools = createWorkspaceTools({ commands, reader, readModel, checkpointIdFor });
+    for (const tool of tools) registry.register(decorate ? decorate(tool, {}) : tool);
+  }
+  // The media tools where the generation service's orders are bound (GenerationOrdersModule).
+  if (services.generation !== undefined) {
+    for (const tool of createMediaTools(services.generation)) registry.register(decorate ? decorate(tool, {}) : tool);
+  }
+  return registry;
+}
+
+class ToolSpecOnlyError extends Error {
+  readonly code = 'TOOL_SPEC_ONLY';
+  readonly retriable = false;
+  constructor(what: string) {
+    super(`${what} is not bound: these tools are definitions only (a replay reads their specs)`);
+  }
+}
+
+/** A service every call of which is refused: the definitions of a tool never call it. */
+const unbound = <T extends object>(what: string): T =>
+  new Proxy({} as T, {
+    // `then` undefined: the proxy is no promise to whoever awaits it.
+    get: (_target, key) => (key === 'then' ? undefined : () => Promise.reject(new ToolSpecOnlyError(what))),
+  });
+
+/**
+ * The executor's tools as the model is offered them (names, descriptions, schemas, domains), with
+ * no service behind them: what a replay rebuilds prompts with, outside the executor. The same
+ * registry code as `createStarterToolSet`, so the definitions cannot drift from the executor's;
+ * `generation` as the executor binds it (LOMO_GENERATION=on); the workspace tools always are.
+ */
+export function starterToolSpecs(bound: { generation: boolean }): ToolRegistry {
+  return starterToolRegistry({
+    notes: unbound<NotesStore>('the notes store'),
+    store: unbound<EventStore>('the event store'),
+    blobs: unbound<BlobStore>('the blob store'),
+    exports: unbound<ExportSubmitter>('the export runner'),
+    workspace: {
+      commands: unbound<ArtifactCommands>('the workspace'),
+      reader: unbound<ArtifactReader>('the workspace'),
+      readModel: unbound<WorkspaceReadModel>('the workspace read model'),
+    },
+    ...(bound.generation ? { generation: unbound<GenerationRequests>('the generation service') } : {}),
+  });
 }
 
 export function createStarterToolSet(
@@ -83,24 +154,7 @@ export function createStarterToolSet(
         'export job attempt failed',
       ),
   });
-  const registry = new ToolRegistry(createStarterTools({ notes, history: store, exports, decorate }));
-  // The brief and the checklist the runtime's continuation decision reads.
-  for (const tool of createPlanTools({ store, ids: { uuid: () => randomUUID() } }))
-    registry.register(decorate ? decorate(tool, {}) : tool);
-  // Large results are stored and summarized in the context; result.read brings them back page by page.
-  for (const tool of createResultTools({ events: store, blobs }))
-    registry.register(decorate ? decorate(tool, {}) : tool);
-  // The document, flow and asset tools only where the workspace is bound: without its ports
-  // they could only fail, and a model offered tools that always fail wastes its steps.
-  const { commands, reader, readModel } = workspace;
-  if (commands !== undefined && reader !== undefined && readModel !== undefined) {
-    const tools = createWorkspaceTools({ commands, reader, readModel, checkpointIdFor });
-    for (const tool of tools) registry.register(decorate ? decorate(tool, {}) : tool);
-  }
-  // The media tools where the generation service's orders are bound (GenerationOrdersModule).
-  if (generation !== undefined) {
-    for (const tool of createMediaTools(generation)) registry.register(decorate ? decorate(tool, {}) : tool);
-  }
+  const registry = starterToolRegistry({ notes, store, blobs, exports, workspace, generation }, decorate);
   return {
     registry,
     exports,

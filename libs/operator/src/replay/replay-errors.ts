@@ -19,3 +19,19 @@ export class PromptPatchRefusedError extends OperatorInputError {
     super(`prompt patch refused: ${reason}`, { reason });
   }
 }
+
+/** A `--script` file for `--model scripted` that is not JSON or does not match its schema. */
+export class ReplayScriptRefusedError extends OperatorInputError {
+  readonly code = 'BAD_REPLAY_SCRIPT';
+  constructor(reason: string) {
+    super(`replay script refused: ${reason}`, { reason });
+  }
+}
+
+/** A replay model that cannot be used as asked (an unknown name, scripted without a script, openai unconfigured). */
+export class ReplayModelRefusedError extends OperatorInputError {
+  readonly code = 'BAD_REPLAY_MODEL';
+  constructor(reason: string) {
+    super(`replay model refused: ${reason}`, { reason });
+  }
+}
