@@ -21,7 +21,8 @@ Examples:
   export LOMO_TOKEN=lomo_...
   lomo events tail --workspace acme --follow
   lomo task inspect <taskId> --prompts --json
-  lomo stream show task-<taskId> --at 7`;
+  lomo stream show task-<taskId> --at 7
+  lomo turn replay <turnId> --json`;
 
 type Register = (program: Command, ctx: CliContext) => void;
 
@@ -35,6 +36,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
     names: ['events', 'stream', 'task', 'turn'],
     load: async () => (await import('./commands/inspect-commands')).registerInspectCommands,
   },
+  { names: ['turn'], load: async () => (await import('./commands/replay-command')).registerReplayCommand },
   {
     names: ['projections'],
     load: async () => (await import('./commands/projections-command')).registerProjectionsCommand,

@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sendAndSettle } from '../api/support/queries';
 import { startStandaloneApi, type RunningApi } from '../api/support/standalone-api';
 import { runLomo, snapshotDirectory, type LomoRun } from './support/run-lomo';
@@ -81,6 +83,50 @@ describe('lomo refuses bad input with exit code 2 and changes nothing', () => {
     await refused(['--token', person, 'dlq', 'redrive', '--source', 'memory', '--confirm'], /needs an operator token/);
     // Not an export at all: the data directory itself.
     await refused(['--token', operator, 'import', dataDir, '--confirm'], /IMPORT_REFUSED/);
+  }, 60_000);
+
+  it("turn replay: an unknown turn, a step beyond the turn, a malformed patch or script, an unknown model, a person's token", async () => {
+    const inspected = await runLomo(['--json', '--token', operator, 'task', 'inspect', taskId], env());
+    const { steps } = JSON.parse(inspected.stdout.trim()) as { steps: Array<{ turnId: string; step: number }> };
+    const turnId = steps[0].turnId;
+    const committed = steps.filter((s) => s.turnId === turnId).length;
+    const files = mkdtempSync(join(tmpdir(), 'replay-input-'));
+    try {
+      const notJson = join(files, 'not-json.json');
+      writeFileSync(notJson, '{ "patches": [');
+      const wrongShape = join(files, 'wrong-shape.json');
+      writeFileSync(wrongShape, JSON.stringify({ patches: [{ layer: 'nowhere', find: 'a', replace: 'b' }] }));
+      const badScript = join(files, 'script.json');
+      writeFileSync(badScript, JSON.stringify({ steps: [{ reply: { text: 1 } }] }));
+      const replay = (...args: string[]) => ['--token', operator, 'turn', 'replay', ...args];
+
+      await refused(
+        replay('00000000-0000-4000-8000-000000000000'),
+        /turn "00000000-0000-4000-8000-000000000000" does not exist \(NOT_FOUND\)/,
+      );
+      await refused(
+        replay(turnId, '--step', String(committed + 1)),
+        /there is no step \d+ to replay \(STEP_BEYOND_TURN\)/,
+      );
+      await refused(replay(turnId, '--step', '0'), /--step counts from 1/);
+      await refused(replay(turnId, '--prompt-patch', notJson), /prompt patch refused: not JSON.*\(BAD_PROMPT_PATCH\)/);
+      await refused(replay(turnId, '--prompt-patch', wrongShape), /patches\.0.*\(BAD_PROMPT_PATCH\)/);
+      await refused(
+        replay(turnId, '--prompt-patch', join(files, 'missing.json')),
+        /--prompt-patch .*missing\.json.*\(BAD_INPUT\)/,
+      );
+      await refused(
+        replay(turnId, '--model', 'scripted', '--script', badScript),
+        /replay script refused.*\(BAD_REPLAY_SCRIPT\)/,
+      );
+      await refused(replay(turnId, '--model', 'scripted'), /scripted needs a script.*\(BAD_REPLAY_MODEL\)/);
+      await refused(replay(turnId, '--model', 'gpt-wishful'), /"gpt-wishful" is none of.*\(BAD_REPLAY_MODEL\)/);
+      await refused(replay(turnId, '--model', 'openai'), /openai needs OPENAI_BASE_URL.*\(BAD_REPLAY_MODEL\)/);
+      // A person's token, even for its own workspace's turn: a replay is an operator's tool.
+      await refused(['--token', api.devToken, 'turn', 'replay', turnId], /operator token/);
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('the same reads succeed with the operator token, and change nothing either', async () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { canonicalJson } from '@lomo/contracts';
@@ -6,9 +5,8 @@ import { FilesystemBlobStore } from '@lomo/blobs';
 import { SqliteEventStore } from '@lomo/eventstore';
 import { ProjectionAliases, ReadModels, SqliteDocumentStore, type TaskDocument } from '@lomo/read-models';
 import { PromptArchive } from '@lomo/runtime';
-import { SEND_MESSAGE, taskOfMessage } from '../api/support/queries';
-import { eventually, startStandaloneApi, type RunningApi } from '../api/support/standalone-api';
 import { runLomo } from './support/run-lomo';
+import { recordThreeStageBrief, THREE_STAGE_BRIEF } from './support/three-stage-brief';
 
 // The issue's first must-show, on the richest recorded scenario: article §8's three-stage brief
 // on `npm start` (script, storyboard with its review card and the plan's budget card, three shots).
@@ -19,8 +17,7 @@ import { runLomo } from './support/run-lomo';
 // - `task inspect --prompts --json` lists every committed step with its consumed inbox items and
 //   its prompt reference, and each printed prompt is byte-equal to the archived one.
 
-const BRIEF =
-  'Please make a short video for the riverside bakery: a baker at dawn, fresh loaves on the counter, the first customers stepping in from the rain';
+const BRIEF = THREE_STAGE_BRIEF;
 
 interface Snapshot {
   revision: number;
@@ -78,77 +75,31 @@ function comparableFromState(state: FoldedTask) {
 }
 
 describe('operator tools on the recorded three-stage brief', () => {
-  let api: RunningApi;
   let dataDir: string;
   let taskId: string;
   let operator: string;
   const snapshots = new Map<number, Snapshot>();
 
   beforeAll(async () => {
-    // The CLI runs from the built output, as an operator runs it (`node dist/apps/cli/main.js`).
-    execFileSync(process.execPath, ['scripts/build.cjs'], {
-      cwd: path.resolve(__dirname, '../../..'),
-      stdio: 'ignore',
+    const recorded = await recordThreeStageBrief({
+      whileRunning: async ({ api, workspaceId, taskId: id, done }) => {
+        // Sample the read model while the scenario runs: each applied task revision seen is kept.
+        const documents = new SqliteDocumentStore({ filename: path.join(api.dataDir, 'read-models.sqlite') });
+        const readModels = new ReadModels(documents, new ProjectionAliases(documents, { cacheTtlMs: 0 }));
+        try {
+          while (!done()) {
+            const doc = await readModels.getTask(workspaceId, id);
+            const revision = (doc as { _streams?: Record<string, number> } | undefined)?._streams?.[`task-${id}`];
+            if (doc !== undefined && typeof revision === 'number' && !snapshots.has(revision))
+              snapshots.set(revision, { revision, doc: structuredClone(doc) });
+            await new Promise((r) => setTimeout(r, 25));
+          }
+        } finally {
+          await documents.close();
+        }
+      },
     });
-    api = await startStandaloneApi({}, { keepDataDir: true });
-    dataDir = api.dataDir;
-    const documents = new SqliteDocumentStore({ filename: path.join(dataDir, 'read-models.sqlite') });
-    const readModels = new ReadModels(documents, new ProjectionAliases(documents, { cacheTtlMs: 0 }));
-    const token = api.devToken;
-    const me = await api.gql<{ me: { workspaceId: string } }>(token, '{ me { workspaceId } }');
-    const workspaceId = me.data!.me.workspaceId;
-    const sent = await api.gql<{ sendMessage: { messageId: string } }>(token, SEND_MESSAGE, { text: BRIEF });
-    taskId = await taskOfMessage(api, token, sent.data!.sendMessage.messageId);
-
-    // Sample the read model while the scenario runs: each applied task revision seen is kept.
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const doc = await readModels.getTask(workspaceId, taskId);
-        const revision = (doc as { _streams?: Record<string, number> } | undefined)?._streams?.[`task-${taskId}`];
-        if (doc !== undefined && typeof revision === 'number' && !snapshots.has(revision))
-          snapshots.set(revision, { revision, doc: structuredClone(doc) });
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    })();
-
-    const read = () =>
-      api.gql<{
-        task: {
-          pendingCheckpoints: Array<{ checkpointId: string; kind: string }>;
-          lastContinuation: { reason: string } | null;
-        };
-      }>(
-        token,
-        'query($id: ID!) { task(id: $id) { pendingCheckpoints { checkpointId kind } lastContinuation { reason } } }',
-        { id: taskId },
-      );
-    const atCards = await eventually(
-      read,
-      (r) => (r.data?.task.pendingCheckpoints.length ?? 0) >= 2,
-      'the review and budget cards',
-      60_000,
-    );
-    for (const card of atCards.data!.task.pendingCheckpoints) {
-      await api.gql(
-        token,
-        'mutation($t: ID!, $c: ID!) { resolveCheckpoint(taskId: $t, checkpointId: $c, decision: APPROVE) { changed } }',
-        { t: taskId, c: card.checkpointId },
-      );
-    }
-    // Three simulated videos, one after another, then the runtime's own decision to finish.
-    await eventually(
-      read,
-      (r) => r.data?.task.lastContinuation?.reason === 'checklist_complete',
-      'the checklist complete',
-      200_000,
-    );
-    sampling = false;
-    await sampler;
-    await documents.close();
-    const created = await api.tokens(['create', '--workspace', 'ops', '--user', 'sam', '--kind', 'operator']);
-    operator = (JSON.parse(created.stdout.trim()) as { token: string }).token;
-    await api.stop();
+    ({ dataDir, taskId, operator } = recorded);
   }, 300_000);
   afterAll(() => {
     if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
