@@ -1,0 +1,5 @@
+export { collaborationMetrics, metricFigures, type CollaborationMetrics } from './collaboration-metrics';
+export type { CollaborationLog, ScenarioTruth, Finding, CountedMetric } from './collaboration-log';
+export { isBareContinue } from './continue-prompts';
+export { writtenLanguage } from './language-switches';
+export { STALE_WRITE_CODES } from './stale-edits';
