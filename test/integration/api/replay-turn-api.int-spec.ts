@@ -90,7 +90,7 @@ const PATCH = JSON.stringify({
 
 describe('replayTurn over GraphQL (operator tokens only, side-effect free)', () => {
   let api: RunningApi;
-  const tokens: Record<'person' | 'op', { id: string; token: string }> = {} as never;
+  const tokens: Record<'person' | 'ci' | 'op', { id: string; token: string }> = {} as never;
   let work: { taskId: string; turnId: string };
 
   const createToken = async (workspace: string, user: string, kind: string) => {
@@ -113,8 +113,9 @@ describe('replayTurn over GraphQL (operator tokens only, side-effect free)', () 
 
   beforeAll(async () => {
     api = await startStandaloneApi();
-    [tokens.person, tokens.op] = await Promise.all([
+    [tokens.person, tokens.ci, tokens.op] = await Promise.all([
       createToken('ws_a', 'alice', 'person'),
+      createToken('ws_a', 'ci', 'integration'),
       createToken('ops', 'sam', 'operator'),
     ]);
     // The offline model takes the note with notes.create, then answers with a summary: two steps.
@@ -209,17 +210,19 @@ describe('replayTurn over GraphQL (operator tokens only, side-effect free)', () 
     expect(await api.headPosition()).toBe(head);
   });
 
-  it("a person's token, even of the turn's own workspace, is FORBIDDEN and nothing of the turn comes back", async () => {
-    const refused = await replay(tokens.person.token, work.turnId);
+  it("a person's or an integration's token, even of the turn's own workspace, is FORBIDDEN and nothing of the turn comes back", async () => {
+    for (const token of [tokens.person.token, tokens.ci.token]) {
+      const refused = await replay(token, work.turnId);
 
-    expect({ data: refused.data, codes: codes(refused) }).toEqual({ data: null, codes: ['FORBIDDEN'] });
-    expect(JSON.stringify(refused)).not.toContain('oat milk');
+      expect({ data: refused.data, codes: codes(refused) }).toEqual({ data: null, codes: ['FORBIDDEN'] });
+      expect(JSON.stringify(refused)).not.toContain('oat milk');
+    }
   });
 
   it('bad input is refused with its code and changes nothing: an unknown turn, a step beyond the turn, a malformed patch or script, a model that cannot be used', async () => {
     const head = await quietHead(api);
     const op = tokens.op.token;
-    const cases: Array<[string, Promise<GraphqlResponse<unknown>>, string]> = [
+    const cases: Array<readonly [string, Promise<GraphqlResponse<unknown>>, string]> = [
       ['unknown turn', replay(op, randomUUID()), 'NOT_FOUND'],
       ['malformed turn id', replay(op, 'turn-1'), 'VALIDATION_FAILED'],
       ['step beyond', replay(op, work.turnId, { step: 99 }), 'STEP_BEYOND_TURN'],
@@ -237,6 +240,10 @@ describe('replayTurn over GraphQL (operator tokens only, side-effect free)', () 
         replay(op, work.turnId, { model: 'OFFLINE', script: '{"steps":[{"reply":{}}]}' }),
         'BAD_REPLAY_MODEL',
       ],
+      // OPENAI with no endpoint configured (only checked where the environment configures none).
+      ...(process.env.OPENAI_BASE_URL === undefined && process.env.OPENAI_API_KEY === undefined
+        ? [['openai unconfigured', replay(op, work.turnId, { model: 'OPENAI' }), 'BAD_REPLAY_MODEL'] as const]
+        : []),
       // Not an enum value: refused by GraphQL's own coercion before the resolver runs.
       ['an unknown model', replay(op, work.turnId, { model: 'GPT5' }), 'BAD_USER_INPUT'],
     ];
