@@ -14,6 +14,7 @@ import { MemoryOperationsResolver } from './resolvers/memory-operations.resolver
 import { MemoryQueriesResolver } from './resolvers/memory-queries.resolver';
 import { MessageMutationsResolver } from './resolvers/message-mutations.resolver';
 import { OperatorInspectionResolver } from './resolvers/operator-inspection.resolver';
+import { OperatorReplayResolver } from './resolvers/operator-replay.resolver';
 import { TaskContextResolver } from './resolvers/task-context.resolver';
 import { TaskMutationsResolver } from './resolvers/task-mutations.resolver';
 import { TasksResolver } from './resolvers/tasks.resolver';
@@ -45,5 +46,6 @@ export const apiResolvers = [
   MemoryMutationsResolver,
   MemoryOperationsResolver,
   OperatorInspectionResolver,
+  OperatorReplayResolver,
   ...liveResolvers,
 ] as const;

@@ -1,6 +1,7 @@
 /**
- * The inspector page: an operator token bar, a task search, a task's timeline and steps, and a
- * step's prompt by layer with its ledger. Scripts and styles only from /inspector/.
+ * The inspector page: an operator token bar, a task search, a task's timeline and steps, a
+ * step's prompt by layer with its ledger, and its turn replayed (`replayTurn`) as a diff per step.
+ * Scripts and styles only from /inspector/.
  */
 export const INSPECTOR_PAGE = `<!doctype html>
 <html lang="en">
@@ -60,6 +61,26 @@ export const INSPECTOR_PAGE = `<!doctype html>
           </thead>
           <tbody id="ledger-rows"></tbody>
         </table>
+        <h3>Replay</h3>
+        <form id="replay-form" autocomplete="off">
+          <label for="replay-model">Model</label>
+          <select id="replay-model" name="model">
+            <option value="RECORDED">recorded replies</option>
+            <option value="OFFLINE">offline</option>
+            <option value="OPENAI">openai</option>
+            <option value="SCRIPTED">scripted</option>
+          </select>
+          <label><input id="replay-only-step" type="checkbox" /> Only this step</label>
+          <button type="submit" id="replay-run">Replay</button>
+          <label class="block" for="replay-patch">Prompt patch (JSON, optional)</label>
+          <textarea class="block" id="replay-patch" rows="4" spellcheck="false"
+            placeholder='{"patches": [{"layer": "prefix", "find": "...", "replace": "..."}]}'></textarea>
+          <label class="block" for="replay-script">Script (JSON, scripted model only)</label>
+          <textarea class="block" id="replay-script" rows="4" spellcheck="false"
+            placeholder='{"steps": [{"reply": {"text": "...", "toolCalls": []}}]}'></textarea>
+        </form>
+        <p id="replay-state" role="status"></p>
+        <div id="replay-result"></div>
       </section>
     </main>
     <script src="/inspector/client.js"></script>
@@ -98,4 +119,17 @@ td.stream { font-family: monospace; font-size: 12px; color: #666; }
 .message .role { font-size: 12px; font-weight: 600; color: #555; }
 pre { white-space: pre-wrap; word-break: break-word; margin: 2px 0 6px; font-size: 12px; max-height: 24em; overflow: auto; background: #fafafa; }
 .purged { color: #8a1c10; }
+#replay-form { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; max-width: 60em; }
+#replay-form .block { flex: 1 1 100%; }
+#replay-form textarea { font-family: monospace; font-size: 12px; box-sizing: border-box; }
+#replay-state { color: #666; }
+.replay-summary { font-weight: 600; }
+.replay-step { border: 1px solid #ddd; border-radius: 4px; margin: 6px 0; padding: 4px 8px; }
+.replay-step.selected { border-color: #7aa7e0; }
+.replay-step.diverged { border: 2px solid #c0392b; background: #fdf3f2; }
+.replay-step.not-replayed { color: #888; }
+.replay-step h4 { margin: 2px 0 4px; }
+.replay-step .context.context_drift, .replay-step .context.stored_prompt_missing { color: #8a5a00; font-weight: 600; }
+.replay-step .flag { color: #8a1c10; }
+td.call-status { font-family: monospace; }
 `;

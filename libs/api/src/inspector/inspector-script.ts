@@ -1,5 +1,6 @@
 /**
- * The inspector page's own script, served as /inspector/inspector.js after client.js. Plain DOM:
+ * The inspector page's own script, served as /inspector/inspector.js after client.js: search,
+ * a task's timeline, a step's prompt and ledger, its turn replayed as a diff. Plain DOM:
  * every piece of task content (goals, replies, prompts, tool results) goes in through
  * `textContent`, never as HTML, so nothing a person or a model wrote can run in the operator's
  * page. The operator token lives in sessionStorage (gone with the tab), never in localStorage.
@@ -27,11 +28,18 @@ export const INSPECTOR_SCRIPT = String.raw`(function () {
     ' prompt { tools layersPurged layersPurgedReason canonicalJson { purged purgedReason }' +
     ' layers { layer tokens messages { role content json } } }' +
     ' ledger { callId tool status resultJson startedAt finishedAt } } } }';
+  var REPLAY = 'query Replay($turnId: ID!, $options: ReplayTurnOptions) {' +
+    ' replayTurn(turnId: $turnId, options: $options) { turnId model divergedAt driftAt' +
+    ' steps { step status diverged patched error { code message }' +
+    ' context { status firstDifferingLayer } forgotten { flagged reason } concurrent { type at }' +
+    ' reply { recorded { ' + TEXT + ' } replayed { ' + TEXT + ' } equal }' +
+    ' toolCalls { callId tool status recordedArguments { ' + TEXT + ' } replayedArguments { ' + TEXT + ' }' +
+    ' outcome { status resultJson reason purged purgedReason } } } } }';
   var FEED = 'subscription Follow($workspaceId: String, $after: String, $filter: EventFeedFilter) {' +
     ' eventFeed(workspaceId: $workspaceId, after: $after, filter: $filter) { cursor event { streamId type dataJson } } }';
 
   var $ = function (id) { return document.getElementById(id); };
-  var state = { task: null, live: null, liveEvents: 0, refreshTimer: null, tickets: {} };
+  var state = { task: null, step: null, live: null, liveEvents: 0, refreshTimer: null, tickets: {} };
 
   /** An element with text or children; attributes as given. Content only ever as text. */
   function el(tag, attributes, children) {
@@ -174,6 +182,8 @@ export const INSPECTOR_SCRIPT = String.raw`(function () {
 
   function renderStep(turn, step) {
     $('step-panel').hidden = false;
+    if (!state.step || state.step.turnId !== turn.turnId || state.step.step !== step.step) clearReplay();
+    state.step = { turnId: turn.turnId, step: step.step };
     $('step-title').textContent = 'Turn ' + turn.turnId + ' · step ' + step.step;
     var usage = step.usage ? step.usage.inputTokens + ' in / ' + step.usage.outputTokens + ' out' : 'no usage';
     $('step-meta').textContent = step.committedAt + ' · generation ' + step.generation + ' · ' + usage +
@@ -212,6 +222,102 @@ export const INSPECTOR_SCRIPT = String.raw`(function () {
     $('ledger-empty').hidden = step.ledger.length > 0;
     $('ledger').hidden = step.ledger.length === 0;
   }
+
+  // Replay: the step's turn replayed side-effect free (replayTurn), rendered as a diff per step.
+  function clearReplay() {
+    state.tickets.replay = (state.tickets.replay || 0) + 1;
+    clear($('replay-result'));
+    $('replay-state').textContent = '';
+  }
+  function lower(value) { return String(value || '').toLowerCase(); }
+  function contextLine(context) {
+    if (!context) return 'context: not rebuilt';
+    var status = lower(context.status);
+    if (status === 'context_drift') return 'context drift in layer ' + (context.firstDifferingLayer || '?');
+    if (status === 'stored_prompt_missing') return 'context: stored prompt missing (nothing to compare with)';
+    return 'context reproduced';
+  }
+  function argumentsText(text) {
+    if (!text) return '—';
+    return text.purged ? 'PURGED (' + (text.purgedReason || 'forgotten') + ')' : text.text;
+  }
+  function outcomeText(outcome) {
+    if (!outcome) return '';
+    if (outcome.purged) return 'PURGED (' + (outcome.purgedReason || 'forgotten') + ')';
+    return outcome.status + (outcome.resultJson !== null ? ' ' + outcome.resultJson : '') +
+      (outcome.reason ? ' (' + outcome.reason + ')' : '');
+  }
+  function renderReplay(report) {
+    var box = $('replay-result');
+    clear(box);
+    box.appendChild(el('p', { class: 'replay-summary', text: 'Model ' + report.model + ' · ' +
+      (report.divergedAt === null ? 'no divergence' : 'diverged at step ' + report.divergedAt) + ' · ' +
+      (report.driftAt === null ? 'every prompt reproduced' : 'context drift from step ' + report.driftAt) }));
+    report.steps.forEach(function (step) {
+      var classes = ['replay-step'];
+      if (step.step === report.divergedAt) classes.push('diverged');
+      if (lower(step.status) !== 'replayed') classes.push('not-replayed');
+      if (state.step && step.step === state.step.step) classes.push('selected');
+      var section = el('section', { class: classes.join(' '), 'data-step': String(step.step),
+        'data-status': lower(step.status), 'data-diverged': String(step.diverged) }, [
+        el('h4', { text: 'Step ' + step.step + ' · ' + lower(step.status).replace('_', ' ') +
+          (step.diverged ? ' · DIVERGED' : '') }),
+        el('p', { class: 'context ' + lower(step.context && step.context.status), text: contextLine(step.context) })
+      ]);
+      if (step.error) section.appendChild(el('p', { class: 'flag', text: 'Model failed: ' + step.error.code + ': ' + step.error.message }));
+      if (step.forgotten.flagged) section.appendChild(el('p', { class: 'flag', text: 'Depended on forgotten content (' + (step.forgotten.reason || 'forgotten') + '): rebuilt without it.' }));
+      if (step.patched.length > 0) section.appendChild(el('p', { text: 'Patched: ' + step.patched.join('; ') }));
+      if (step.concurrent.length > 0) section.appendChild(el('p', { text: 'Written during the model call (left out): ' +
+        step.concurrent.map(function (c) { return c.type + ' at ' + c.at; }).join(', ') }));
+      section.appendChild(el('div', { class: 'reply' }, [
+        el('span', { class: 'role', text: 'Reply recorded' }),
+        el('pre', { class: step.reply.recorded.purged ? 'recorded purged' : 'recorded', text: shown(step.reply.recorded) || '(no text)' }),
+        el('span', { class: 'role', text: 'Reply replayed' + (step.reply.replayed === null ? '' : step.reply.equal ? ' (equal)' : ' (differs)') }),
+        el('pre', { class: step.reply.replayed && step.reply.replayed.purged ? 'replayed purged' : 'replayed',
+          text: step.reply.replayed === null ? '(not replayed)' : shown(step.reply.replayed) || '(no text)' })
+      ]));
+      if (step.toolCalls.length > 0) {
+        section.appendChild(el('table', { class: 'replay-calls' }, [
+          el('thead', {}, [el('tr', {}, ['Tool', 'Status', 'Recorded arguments', 'Replayed arguments', 'Recorded outcome']
+            .map(function (h) { return el('th', { text: h }); }))]),
+          el('tbody', {}, step.toolCalls.map(function (call) {
+            return el('tr', { 'data-call-status': lower(call.status) }, [
+              el('td', { text: call.tool }),
+              el('td', { class: 'call-status', text: lower(call.status) }),
+              el('td', {}, [el('pre', { text: argumentsText(call.recordedArguments) })]),
+              el('td', {}, [el('pre', { text: argumentsText(call.replayedArguments) })]),
+              el('td', {}, [el('pre', { text: outcomeText(call.outcome) })])
+            ]);
+          }))
+        ]));
+      } else {
+        section.appendChild(el('p', { class: 'meta', text: 'No tool call.' }));
+      }
+      box.appendChild(section);
+    });
+  }
+  $('replay-form').addEventListener('submit', async function (event) {
+    event.preventDefault();
+    if (!state.step) return;
+    var target = state.step;
+    var model = $('replay-model').value;
+    var patch = $('replay-patch').value.trim();
+    var script = $('replay-script').value.trim();
+    var options = { model: model };
+    if ($('replay-only-step').checked) options.step = target.step;
+    if (patch) options.promptPatch = patch;
+    if (script && model === 'SCRIPTED') options.script = script;
+    clear($('replay-result'));
+    $('replay-state').textContent = 'Replaying turn ' + target.turnId + '…';
+    var data = await run('replay', function () {
+      return client.query(token(), REPLAY, { turnId: target.turnId, options: options });
+    });
+    // Another step opened meanwhile: this answer is not about it.
+    if (state.step !== target) return;
+    if (!data) { $('replay-state').textContent = 'Replay refused or failed (see above).'; return; }
+    $('replay-state').textContent = 'Replayed side-effect free: nothing was run or written.';
+    renderReplay(data.replayTurn);
+  });
 
   // Following a task live: the workspace's event feed from the inspection's cursor; an event of
   // the task, one of its turns or its jobs reads the inspection again.

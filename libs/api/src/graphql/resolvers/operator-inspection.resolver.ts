@@ -2,18 +2,10 @@ import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { logOperatorRead, type Caller } from '@lomo/auth';
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
-import { ApiError, ApiErrorCodes, notFound, streams } from '@lomo/contracts';
+import { streams } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { LOGGER, type Logger } from '@lomo/observability';
-import {
-  inspectTask,
-  inspectTurn,
-  OperatorRoleRequiredError,
-  UnknownStreamError,
-  UnknownTargetError,
-  WorkspaceForbiddenError,
-  type InspectionSources,
-} from '@lomo/operator';
+import { inspectTask, inspectTurn, type InspectionSources } from '@lomo/operator';
 import { API_READ_MODELS, type ApiReadModels } from '../../api-di-tokens';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { encodeFeedCursor } from '../../subscriptions/feed/feed-cursor';
@@ -28,9 +20,8 @@ import {
 } from '../args/operator-inspection.args';
 import { mapInspectedTurn, mapTaskInspection } from '../mappers/map-inspection';
 import { InspectedTurn, OperatorTaskSearch, TaskInspection } from '../types/operator-inspection.types';
+import { refusal, requireOperator } from './operator-refusals';
 import { searchTasks } from './operator-task-search';
-
-const OPERATORS_ONLY = 'Only an operator token inspects tasks (a person reads their own workspace through `tasks`)';
 
 /**
  * What `lomo task inspect` and `lomo turn inspect` show, for the web inspector (/inspector) and
@@ -120,17 +111,3 @@ export class OperatorInspectionResolver {
     return mapInspectedTurn(turn);
   }
 }
-
-function requireOperator(caller: Caller): void {
-  if (caller.kind !== 'operator') throw new ApiError(ApiErrorCodes.FORBIDDEN, OPERATORS_ONLY);
-}
-
-/** @lomo/operator's typed refusals as the API's codes; anything else is not a refusal. */
-const refusal =
-  (what: string, id: string) =>
-  (error: unknown): never => {
-    if (error instanceof UnknownTargetError || error instanceof UnknownStreamError) throw notFound(what, id);
-    if (error instanceof WorkspaceForbiddenError || error instanceof OperatorRoleRequiredError)
-      throw new ApiError(ApiErrorCodes.FORBIDDEN, OPERATORS_ONLY);
-    throw error;
-  };
