@@ -21,6 +21,7 @@ Examples:
   export LOMO_TOKEN=lomo_...
   lomo events tail --workspace acme --follow
   lomo task inspect <taskId> --prompts --json
+  lomo task fork <taskId> --at <turnId>:2 --confirm
   lomo stream show task-<taskId> --at 7`;
 
 type Register = (program: Command, ctx: CliContext) => void;
@@ -35,6 +36,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
     names: ['events', 'stream', 'task', 'turn'],
     load: async () => (await import('./commands/inspect-commands')).registerInspectCommands,
   },
+  { names: ['task'], load: async () => (await import('./commands/fork-command')).registerForkCommand },
   {
     names: ['projections'],
     load: async () => (await import('./commands/projections-command')).registerProjectionsCommand,

@@ -5,3 +5,4 @@ export * from './inspect';
 export * from './transfer';
 export * from './repair';
 export * from './replay';
+export * from './fork';
