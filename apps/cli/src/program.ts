@@ -22,7 +22,8 @@ Examples:
   lomo events tail --workspace acme --follow
   lomo task inspect <taskId> --prompts --json
   lomo stream show task-<taskId> --at 7
-  lomo turn replay <turnId> --json`;
+  lomo turn replay <turnId> --json
+  lomo task fork <taskId> --at <turnId>:2 --confirm`;
 
 type Register = (program: Command, ctx: CliContext) => void;
 
@@ -37,6 +38,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
     load: async () => (await import('./commands/inspect-commands')).registerInspectCommands,
   },
   { names: ['turn'], load: async () => (await import('./commands/replay-command')).registerReplayCommand },
+  { names: ['task'], load: async () => (await import('./commands/fork-command')).registerForkCommand },
   {
     names: ['projections'],
     load: async () => (await import('./commands/projections-command')).registerProjectionsCommand,

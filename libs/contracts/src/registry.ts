@@ -199,6 +199,13 @@ export const eventDefinitions = [
     task.ContextExcluded,
     'A forgetting excluded messages and steps from the context of later steps, by provenance.',
   ),
+  def(
+    'task',
+    'ForkedFrom',
+    task.ForkedFrom,
+    'An operator forked another task: this one is a copy of it up to a point, its tools stubbed until armed.',
+  ),
+  def('task', 'ToolsArmed', task.ToolsArmed, "An operator armed a fork's tools: calls to them run from now on."),
   // turn-{turnId}
   def('turn', 'TurnStarted', turn.TurnStarted, 'A turn was started for a task.'),
   def('turn', 'TurnLeased', turn.TurnLeased, 'A worker took the turn lease (generation rises on takeover).'),

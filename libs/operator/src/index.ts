@@ -6,3 +6,4 @@ export * from './transfer';
 export * from './repair';
 export * from './replay';
 export * from './metrics';
+export * from './fork';

@@ -21,7 +21,7 @@ export {
 } from './context/memory-recall.port';
 export { extractConstraints, constraintsInForce } from './context/constraints';
 export { visibleDomains } from './context/visible-tools';
-export { TOOL_NOT_VISIBLE } from './process/plan-ledger';
+export { TOOL_NOT_VISIBLE, TOOL_STUBBED_IN_FORK } from './process/plan-ledger';
 export { PromptArchive } from './context/prompt-archive';
 export { SYSTEM_RULES } from './context/system-rules';
 export { planTurn } from './process/plan-turn';

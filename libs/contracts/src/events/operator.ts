@@ -19,6 +19,10 @@ export const operatorActionKind = z.enum([
   'webhook_dead_letters_redriven',
   /** Read models rebuilt into fresh collections and switched. */
   'projections_rebuilt',
+  /** A task forked into a new, lineage-linked task (issue 20, `lomo task fork`). */
+  'task_forked',
+  /** A fork's tools armed (`lomo task arm`). */
+  'fork_tools_armed',
 ]);
 export type OperatorActionKind = z.infer<typeof operatorActionKind>;
 

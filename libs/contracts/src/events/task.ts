@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { blobRef, nonBlank, wakeReason } from './shared';
-import { callId, checkpointId, itemId, languageTag, messageId, sha256Hex, taskId, turnId, userId, uuid } from '../ids';
+import {
+  callId,
+  checkpointId,
+  itemId,
+  languageTag,
+  messageId,
+  sha256Hex,
+  taskId,
+  toolName,
+  turnId,
+  userId,
+  uuid,
+} from '../ids';
 import { actorSchema } from '../envelope';
 import { MAX_MESSAGE_TEXT } from './main';
 import { artifactAuthor } from './artifact';
@@ -458,4 +470,33 @@ export const ContextExcluded = z.strictObject({
   forgettingId: uuid,
   messageIds: z.array(uuid).max(1000),
   steps: z.array(z.strictObject({ turnId, step })).max(10_000),
+});
+
+/**
+ * Issue 20, `lomo task fork`: this task is a fork, an operator's copy of another task as it was at
+ * one point, written to try something without touching the original. The fork's streams hold a copy
+ * of the source's task stream up to `sourceRevision` and of its turns up to the same moment (new turn
+ * ids, the copies caused by the source events); this event follows the copy. A fork's tool calls are
+ * answered as stubbed, never run, until `ToolsArmed` names the tool. A later `ForkedFrom` (a fork of a
+ * fork) replaces the lineage it shows and disarms every tool.
+ */
+export const ForkedFrom = z.strictObject({
+  sourceTaskId: taskId,
+  /** The last revision of the source's task stream the fork copied. */
+  sourceRevision: z.number().int().min(0),
+  /** The source's global position the fork was cut at (opaque: the store's own position). */
+  sourcePosition: z.string().min(1).max(64),
+  /** The committed step the operator named (`--at <turnId>:<step>`), when they named one. */
+  atStep: z.strictObject({ turnId, step }).optional(),
+  /** The source's turns and the fork's copies of them, in order. */
+  turns: z.array(z.strictObject({ sourceTurnId: turnId, forkTurnId: turnId })).max(10_000),
+  /** The turn that was running at the cut, cancelled in the fork (the source's keeps running). */
+  cancelledTurnId: turnId.optional(),
+  by: userId,
+});
+
+/** An operator re-armed a fork's tools: these run from now on (`all`: every tool). Cumulative. */
+export const ToolsArmed = z.strictObject({
+  tools: z.union([z.literal('all'), z.array(toolName).min(1).max(200)]),
+  by: userId,
 });

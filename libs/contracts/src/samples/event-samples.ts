@@ -270,6 +270,22 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     valid: { forgettingId: ENTRY, messageIds: [MSG], steps: [{ turnId: TURN, step: 2 }] },
     invalid: [{ forgettingId: ENTRY, messageIds: ['nope'], steps: [] }],
   },
+  ForkedFrom: {
+    valid: {
+      sourceTaskId: T,
+      sourceRevision: 7,
+      sourcePosition: '118',
+      atStep: { turnId: TURN, step: 2 },
+      turns: [{ sourceTurnId: TURN, forkTurnId: CP }],
+      cancelledTurnId: CP,
+      by: 'ops',
+    },
+    invalid: [{ sourceTaskId: T, sourceRevision: -1, sourcePosition: '', turns: [], by: 'ops' }],
+  },
+  ToolsArmed: {
+    valid: { tools: ['notes.create', 'notes.list'], by: 'ops' },
+    invalid: [{ tools: [], by: 'ops' }],
+  },
   MemoryEvidenceRecorded: {
     valid: {
       evidenceId: MSG2,

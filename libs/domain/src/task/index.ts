@@ -12,3 +12,4 @@ export { taskDecider, decideTask } from './task-decider';
 export { evolveTask } from './task-evolve';
 export { MAX_ITEMS_PER_CLAIM } from './decide-inbox';
 export { moveNote, MAX_MERGED_ITEMS } from './decide-corrections';
+export { isToolArmed } from './decide-fork';

@@ -225,7 +225,27 @@ export type NoteConstraints = {
   constraints: readonly { constraintId: string; subject: string; statement: string; replaces?: string }[];
 };
 
+/**
+ * Marks a task written as a copy of another as its fork (libs/operator/src/fork): decided on the
+ * copy's state, after the copied events. Another fork of the same copy is refused.
+ */
+export type RecordFork = {
+  type: 'RecordFork';
+  sourceTaskId: string;
+  sourceRevision: number;
+  sourcePosition: string;
+  atStep?: { turnId: string; step: number };
+  turns: readonly { sourceTurnId: string; forkTurnId: string }[];
+  cancelledTurnId?: string;
+  by: string;
+};
+
+/** An operator arms tools of a fork (`all`: every tool); a tool armed already is not armed again. */
+export type ArmTools = { type: 'ArmTools'; tools: 'all' | readonly string[]; by: string };
+
 export type TaskCommand =
+  | RecordFork
+  | ArmTools
   | LoadToolDomains
   | UnloadToolDomains
   | AppendHistorySegment

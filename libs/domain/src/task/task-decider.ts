@@ -28,6 +28,7 @@ import {
   noteConstraints,
   unloadToolDomains,
 } from './decide-context';
+import { armTools, recordFork } from './decide-fork';
 import type { TaskCommand } from './task-commands';
 import type { TaskEvent } from './task-events';
 import { evolveTask } from './task-evolve';
@@ -101,6 +102,10 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskEvent[] 
       return excludeContext(command, state);
     case 'NoteConstraints':
       return noteConstraints(command, state);
+    case 'RecordFork':
+      return recordFork(command, state);
+    case 'ArmTools':
+      return armTools(command, state);
     default:
       return assertNever(command, 'task command');
   }

@@ -34,6 +34,10 @@ export const TaskErrors = {
   MERGE_INTO_SELF: 'MERGE_INTO_SELF',
   /** The task was merged into another task already. */
   ALREADY_MERGED: 'ALREADY_MERGED',
+  /** Arming tools of a task that is no fork (a task that is not a fork runs its tools anyway). */
+  NOT_A_FORK: 'NOT_A_FORK',
+  /** A fork recorded on a task that is already this fork. */
+  ALREADY_FORKED: 'ALREADY_FORKED',
 } as const;
 
 export type TaskErrorCode = (typeof TaskErrors)[keyof typeof TaskErrors];

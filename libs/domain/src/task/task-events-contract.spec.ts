@@ -299,6 +299,25 @@ const command: fc.Arbitrary<TaskCommand> = fc.oneof(
       ]),
     } as never),
   ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
+      type: fc.constant('RecordFork'),
+      sourceTaskId: fc.constant(ids.otherTask),
+      sourceRevision: fc.nat({ max: 20 }),
+      sourcePosition: fc.constantFrom('12', '40'),
+      turns: fc.constant([]),
+      by: fc.constant('ops'),
+    } as never),
+  ),
+  weighted(
+    1,
+    cmd<TaskCommand>({
+      type: fc.constant('ArmTools'),
+      tools: fc.oneof(fc.constant('all'), fc.subarray(['notes.create', 'notes.list'], { minLength: 1 })),
+      by: fc.constant('ops'),
+    } as never),
+  ),
 );
 
 function assertInboxInvariants(state: TaskState): void {

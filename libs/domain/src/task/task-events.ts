@@ -36,6 +36,8 @@ export const taskEventTypes = [
   'HistorySegmentsExcluded',
   'ConstraintsNoted',
   'ContextExcluded',
+  'ForkedFrom',
+  'ToolsArmed',
 ] as const;
 
 export type TaskEventType = (typeof taskEventTypes)[number];

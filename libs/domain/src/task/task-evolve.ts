@@ -62,6 +62,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     segments: [],
     constraints: {},
     excluded: { messageIds: [], steps: [], forgettings: [] },
+    fork: null,
   };
 }
 
@@ -331,6 +332,21 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
           event.data.segmentIds.includes(s.segmentId) ? { ...s, excluded: true } : s,
         ),
       };
+    case 'ForkedFrom': {
+      // A fork of a fork copies its source's ForkedFrom too: the last one names this task's lineage.
+      const { sourceTaskId, sourceRevision, sourcePosition, atStep, by } = event.data;
+      return {
+        ...task,
+        fork: { sourceTaskId, sourceRevision, sourcePosition, atStep: atStep ?? null, forkedBy: by, armed: [] },
+      };
+    }
+    case 'ToolsArmed': {
+      if (task.fork === null) return task;
+      const { armed } = task.fork;
+      const tools = event.data.tools;
+      const next = armed === 'all' || tools === 'all' ? 'all' : [...new Set([...armed, ...tools])];
+      return { ...task, fork: { ...task.fork, armed: next } };
+    }
     case 'ContextExcluded': {
       if (task.excluded.forgettings.includes(event.data.forgettingId)) return task;
       const messageIds = new Set(task.excluded.messageIds);

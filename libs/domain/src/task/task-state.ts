@@ -206,6 +206,22 @@ export interface TaskBase {
   };
   /** Tasks merged into this one (TasksMerged as target), so accepting a merge twice is a no-op. */
   mergedFrom: readonly string[];
+  /** Set when this task is an operator's fork of another (ForkedFrom); null for every other task. */
+  fork: ForkLineage | null;
+}
+
+/**
+ * What a fork is a copy of, and which of its tools an operator armed: a fork's tool calls are
+ * answered as stubbed and never run (libs/runtime/src/process/plan-ledger.ts) unless armed here.
+ */
+export interface ForkLineage {
+  sourceTaskId: string;
+  sourceRevision: number;
+  sourcePosition: string;
+  atStep: { turnId: string; step: number } | null;
+  forkedBy: string;
+  /** `all`, or the tool names armed so far (ToolsArmed accumulates). */
+  armed: 'all' | readonly string[];
 }
 
 /**

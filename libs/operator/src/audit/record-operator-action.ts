@@ -12,6 +12,8 @@ export interface OperatorActionInput {
   outcome: OperatorActionData['outcome'];
   details: OperatorActionData['details'];
   targetWorkspaceId?: string;
+  /** The action's id, when the events the action wrote already name it (a fork's correlation id). */
+  actionId?: string;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function recordOperatorAction(
   deps: { clock: Clock; ids: IdGenerator },
 ): Promise<OperatorActionData> {
   const { caller } = input;
-  const actionId = deps.ids.uuid();
+  const actionId = input.actionId ?? deps.ids.uuid();
   const data: OperatorActionData = {
     actionId,
     action: input.action,

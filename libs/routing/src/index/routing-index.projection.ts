@@ -19,6 +19,11 @@ export type RoutingIndexDocument = ProjectionDocument &
     /** Derived, for the readers' indexes: created and `isRoutable` / created and `isActive`. */
     routable: boolean;
     activePool: boolean;
+    /**
+     * An operator's fork (ForkedFrom, issue 20): never a routing candidate, so a person's message
+     * never lands on a copy by chance; it is reached only by naming it.
+     */
+    fork?: boolean;
     /** Lifecycle before checkpoints are taken into account (active while none is open = waiting). */
     lifecycle: 'active' | 'paused' | 'stopped' | 'completed' | 'archived';
   };
@@ -78,6 +83,8 @@ export function evolveRoutingDocument(doc: RoutingIndexDocument, event: KnownEve
       return next.originMessageId !== undefined && event.data.messageIds.includes(next.originMessageId)
         ? { ...next, goal: FORGOTTEN_GOAL }
         : next;
+    case 'ForkedFrom':
+      return { ...next, fork: true };
     case 'TaskUpgraded':
       return { ...next, kind: event.data.to };
     case 'TaskSummaryUpdated':
@@ -111,7 +118,8 @@ export function evolveRoutingDocument(doc: RoutingIndexDocument, event: KnownEve
 export function deriveRoutingDocument(doc: RoutingIndexDocument): RoutingIndexDocument {
   const status: RoutingTaskStatus = doc.lifecycle === 'active' && doc.openCheckpoints > 0 ? 'waiting' : doc.lifecycle;
   const view = { ...doc, status };
-  return { ...view, routable: doc.created && isRoutable(view), activePool: doc.created && isActive(view) };
+  const candidate = doc.created && doc.fork !== true;
+  return { ...view, routable: candidate && isRoutable(view), activePool: candidate && isActive(view) };
 }
 
 const maxTime = (a: string, b: string) => (b > a ? b : a);
@@ -125,8 +133,8 @@ export const FORGOTTEN_GOAL = 'A task (its first message was forgotten).';
  */
 export const routingIndexProjection: ProjectionDefinition<RoutingIndexDocument> = {
   name: ROUTING_INDEX_PROJECTION,
-  // 2: keeps the origin message, so a forgetting of it hides the goal.
-  version: 2,
+  // 2: keeps the origin message, so a forgetting of it hides the goal. 3: forks are no candidates.
+  version: 3,
   categories: ['task'],
   handles: handled,
   indexes: [
@@ -144,6 +152,7 @@ export const routingIndexProjection: ProjectionDefinition<RoutingIndexDocument> 
     routable: { owner: 'derived' },
     activePool: { owner: 'derived' },
     lifecycle: fromTask,
+    fork: fromTask,
     openCheckpoints: fromTask,
     createdAt: fromTask,
     lastActiveAt: fromTask,

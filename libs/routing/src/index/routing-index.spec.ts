@@ -104,6 +104,20 @@ describe('routing_index projection and its search index feed', () => {
     expect(await search.searchText('ws1', 'cobalt', { limit: 5 })).toEqual([]);
   });
 
+  it("an operator's fork is no routing candidate: not listed, not searchable, its source still is", async () => {
+    const source = randomUUID();
+    const fork = randomUUID();
+    await append(source, created(source, 'Lighthouse poster series'));
+    await append(
+      fork,
+      created(fork, 'Lighthouse poster series'),
+      event('ForkedFrom', { sourceTaskId: source, sourceRevision: 0, sourcePosition: '1', turns: [], by: 'ops' }),
+    );
+    expect((await index.recentActive('ws1', 10)).map((d) => d.taskId)).toEqual([source]);
+    expect((await index.recent('ws1', 10)).map((d) => d.taskId)).toEqual([source]);
+    expect((await search.searchText('ws1', 'lighthouse', { limit: 5 })).map((h) => h.id)).toEqual([source]);
+  });
+
   it('a change notice records the artefact ref but is not activity: a person editing an artefact does not make its readers recent', async () => {
     const a = randomUUID();
     const b = randomUUID();

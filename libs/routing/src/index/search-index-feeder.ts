@@ -59,9 +59,11 @@ export class SearchIndexFeeder implements ChangeNoticeSink {
 
   /** Upserts the routable documents (text = goal + summary, vector of it), removes the others. */
   async feed(stored: readonly RoutingIndexDocument[]): Promise<number> {
-    const created = stored.filter((d) => d.created).map(toRoutingDocument);
-    const keep = created.filter(isRoutable);
-    for (const gone of created.filter((d) => !isRoutable(d))) {
+    const created = stored.filter((d) => d.created);
+    // An operator's fork is never a candidate (routing-index.projection.ts).
+    const routable = (d: RoutingIndexDocument) => d.fork !== true && isRoutable(toRoutingDocument(d));
+    const keep = created.filter(routable).map(toRoutingDocument);
+    for (const gone of created.filter((d) => !routable(d))) {
       await this.deps.search.remove(gone.workspaceId, [gone.taskId]);
     }
     if (keep.length === 0) return 0;

@@ -1,4 +1,11 @@
-import { openCheckpointFor, isRejected, taskDecider, type ExistingTurn, type ToolCall } from '@lomo/domain';
+import {
+  openCheckpointFor,
+  isRejected,
+  isToolArmed,
+  taskDecider,
+  type ExistingTurn,
+  type ToolCall,
+} from '@lomo/domain';
 import { decideAll } from '@lomo/command-handling';
 import { callArgumentsHash } from './call-hash';
 import { checkpointIdFor, checkpointOpenedEventIdFor } from './derived-ids';
@@ -82,7 +89,29 @@ function invisible(view: PlanView, turn: ExistingTurn, call: ToolCall): string |
   return domain;
 }
 
+export const TOOL_STUBBED_IN_FORK = 'TOOL_STUBBED_IN_FORK';
+
+/**
+ * Issue 20: a fork's tools do nothing until an operator arms them (ToolsArmed). The call is ended
+ * with an error result the model reads, before authorization: no tool runs, no checkpoint opens, no
+ * paid job is ordered.
+ */
+function stubbedInFork(view: PlanView, call: ToolCall): RuntimeOutput | undefined {
+  if (isToolArmed(view.task, call.tool)) return undefined;
+  return turnAppend(view, 'decline-call', [
+    {
+      type: 'DeclineToolCall',
+      generation: view.generation,
+      callId: call.callId,
+      code: TOOL_STUBBED_IN_FORK,
+      message: `${call.tool} was not run: this task is a fork of task ${view.task.fork?.sourceTaskId ?? '?'} and its tools are stubbed until an operator arms them. Nothing was done.`,
+    },
+  ]);
+}
+
 function planIntended(view: PlanView, turn: ExistingTurn, call: ToolCall): RuntimeOutput {
+  const stubbed = stubbedInFork(view, call);
+  if (stubbed !== undefined) return stubbed;
   const hidden = invisible(view, turn, call);
   if (hidden !== undefined)
     return turnAppend(view, 'decline-call', [

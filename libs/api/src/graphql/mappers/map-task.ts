@@ -90,6 +90,15 @@ export function mapTask(d: TaskDocument): Task {
     kind: d.kind,
     summary: d.summary,
     mergedInto: d.mergedInto,
+    forkOf:
+      d.forkOf == null
+        ? null
+        : {
+            taskId: d.forkOf.taskId,
+            revision: d.forkOf.revision,
+            position: d.forkOf.position,
+            armedTools: d.forkOf.armedTools === 'all' ? ['all'] : [...d.forkOf.armedTools],
+          },
     status: d.status,
     language: d.language,
     originMessageId: d.originMessageId,

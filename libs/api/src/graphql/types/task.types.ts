@@ -304,6 +304,26 @@ export class PlanBudget {
   approvals!: PlanBudgetApproval[];
 }
 
+@ObjectType({
+  description:
+    "What an operator's fork was copied from (`lomo task fork`): its tools do nothing until an operator arms them.",
+})
+export class TaskFork {
+  @Field(() => ID, { description: 'The task it was copied from, which the fork left untouched.' })
+  taskId!: string;
+
+  @Field(() => Int, { description: "The last revision of the source task's stream the fork copied." })
+  revision!: number;
+
+  @Field(() => String, { description: 'The global position it was cut at (opaque).' })
+  position!: string;
+
+  @Field(() => [String], {
+    description: 'The tools an operator armed (["all"]: every tool); calls to any other are answered as stubbed.',
+  })
+  armedTools!: string[];
+}
+
 @ObjectType({ description: 'A piece of work: created by routing, run in turns, fed by its inbox.' })
 export class Task {
   @Field(() => ID)
@@ -320,6 +340,9 @@ export class Task {
 
   @Field(() => ID, { nullable: true, description: 'The task this one was merged into (it is archived).' })
   mergedInto!: string | null;
+
+  @Field(() => TaskFork, { nullable: true, description: "Set on an operator's fork: what it was copied from." })
+  forkOf!: TaskFork | null;
 
   @Field(() => TaskStatus, { nullable: true })
   status!: string | null;

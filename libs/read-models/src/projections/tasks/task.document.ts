@@ -119,4 +119,9 @@ export type TaskDocument = ProjectionDocument & {
   lastActivityAt: string | null;
   /** Derived: the active turn with what its stream says about it. */
   activeTurn: { turnId: string; status: TurnActivityStatus | null; steps: number } | null;
+  /**
+   * Set on an operator's fork (ForkedFrom, issue 20): the task it was copied from and where, and
+   * the tools an operator armed (ToolsArmed; a fork's other tools are stubbed). Null otherwise.
+   */
+  forkOf: { taskId: string; revision: number; position: string; armedTools: 'all' | string[] } | null;
 };

@@ -32,6 +32,7 @@ export function blankTask(id: string, event: KnownEvent): TaskDocument {
     counts: { inboxPending: 0, inboxClaimed: 0, inboxWithdrawn: 0, inboxMoved: 0, turns: 0, steps: 0 },
     lastActivityAt: null,
     activeTurn: null,
+    forkOf: null,
   };
 }
 
@@ -199,6 +200,19 @@ function evolveFromTask(task: TaskDocument, event: KnownEvent): TaskDocument {
       return { ...task, taskActivityAt, status: 'stopped', activeTurnId: null };
     case 'TaskCompleted':
       return { ...task, taskActivityAt, status: 'completed' };
+    case 'ForkedFrom': {
+      // The last one names the lineage (a fork of a fork copies its source's), and disarms.
+      const { sourceTaskId, sourceRevision, sourcePosition } = event.data;
+      const forkOf = { taskId: sourceTaskId, revision: sourceRevision, position: sourcePosition, armedTools: [] };
+      return { ...task, taskActivityAt, forkOf };
+    }
+    case 'ToolsArmed': {
+      if (task.forkOf === null) return { ...task, taskActivityAt };
+      const { armedTools } = task.forkOf;
+      const tools = event.data.tools;
+      const armed = armedTools === 'all' || tools === 'all' ? 'all' : [...new Set([...armedTools, ...tools])];
+      return { ...task, taskActivityAt, forkOf: { ...task.forkOf, armedTools: armed } };
+    }
     case 'TaskArchived':
       return {
         ...task,

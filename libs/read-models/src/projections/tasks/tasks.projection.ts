@@ -46,7 +46,8 @@ export const tasksProjection: ProjectionDefinition<TaskDocument> = {
   // 2: summary, mergedInto and moved items. 3: the last continuation decision. 4: brief,
   // checklist, checkpoint cards (open count derived from them), autonomy and plan budgets.
   // 5: item outputs and linked artefacts, card quotes, budget cards' approvals as plan budgets.
-  version: 5,
+  // 6: a fork's lineage and armed tools (forkOf).
+  version: 6,
   categories: ['task', 'turn'],
   // Every task event is activity, except change notices: someone else edited an artefact the task
   // read, and a person dragging nodes must not make every reading task "recently active" (nor
@@ -81,6 +82,7 @@ export const tasksProjection: ProjectionDefinition<TaskDocument> = {
     inbox: fromTask,
     turnsOpened: fromTask,
     taskActivityAt: fromTask,
+    forkOf: fromTask,
     turnActivity: { owner: 'entry-per-stream', category: 'turn' },
     counts: { owner: 'derived' },
     lastActivityAt: { owner: 'derived' },
