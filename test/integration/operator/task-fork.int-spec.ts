@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalJson, streams, type EventEnvelope } from '@lomo/contracts';
 import { ScriptedModelProvider } from '@lomo/llm';
+import { applyExclusion, findExclusion } from '@lomo/memory';
 import { recordScenario, type RecordedScenario } from '@lomo/operator/testing';
 import { HARNESS_USER } from '@lomo/runtime/testing';
 import { jsonLines, runLomo, snapshotDirectory, type LomoRun } from './support/run-lomo';
@@ -221,4 +222,73 @@ describe('lomo task fork and arm refuse bad input with exit code 2 and change no
     await refused(['--token', operator, 'task', 'arm', taskId, '--tools', 'notes.smash', '--confirm'], /UNKNOWN_TOOL/);
     await refused(['--token', operator, 'task', 'arm', taskId, '--tools', ',', '--confirm'], /BAD_INPUT/);
   }, 120_000);
+});
+
+describe('a fork cut before a forgetting keeps the forgotten content out of its prompts (issue 20, item 4)', () => {
+  let scenario: RecordedScenario;
+  let token: string;
+  const FORGOTTEN = 'post office';
+
+  beforeAll(async () => {
+    scenario = await recordScenario('task-fork-forgotten');
+    token = await operatorToken(scenario.harness.dir);
+  }, 120_000);
+  afterAll(async () => scenario?.close());
+
+  it('the exclusions written after the cut are carried into the fork, and the woken fork sends none of the forgotten text to the model', async () => {
+    const { harness, taskId, turns } = scenario;
+    const source = await harness.read(streams.task(taskId));
+    const forgotten = dataOf<{ messageId: string; text: string }>(source, 'MessageDeliveredToInbox').find((m) =>
+      m.text.includes(FORGOTTEN),
+    )!;
+    // Given the person forgot their second message, excluded by the memory cascade's own functions
+    // (by provenance: the message and the steps of the turn that consumed it).
+    const forgettingId = randomUUID();
+    const exclusion = await findExclusion(harness.store, taskId, new Set([forgotten.messageId]), new Set());
+    expect(exclusion?.steps.map((s) => s.turnId)).toContain(turns[1]);
+    await applyExclusion(harness, exclusion!, forgettingId, {
+      correlationId: forgettingId,
+      causationId: null,
+      workspaceId: 'ws_runtime',
+      actor: { kind: 'system', component: 'memory' },
+    });
+
+    // When an operator forks the task at the step that consumed that message (before the forgetting)
+    const run = await runLomo(
+      ['--json', '--token', token, 'task', 'fork', taskId, '--at', `${turns[1]}:1`, '--confirm'],
+      { LOMO_DATA_DIR: harness.dir, LOMO_MODE: 'embedded' },
+    );
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const { forkTaskId } = jsonLines<{ forkTaskId: string }>(run.stdout)[0];
+
+    // Then the fork holds the copied message, and the forgetting's exclusion too, on its own turn ids
+    const forkEvents = await harness.read(streams.task(forkTaskId));
+    expect(dataOf<{ text: string }>(forkEvents, 'MessageDeliveredToInbox').map((m) => m.text)).toContain(
+      forgotten.text,
+    );
+    const [lineage] = dataOf<{ turns: Array<{ sourceTurnId: string; forkTurnId: string }> }>(forkEvents, 'ForkedFrom');
+    const forkTurn = lineage.turns.find((t) => t.sourceTurnId === turns[1])!.forkTurnId;
+    expect(dataOf(forkEvents, 'ContextExcluded')).toEqual([
+      { forgettingId, messageIds: [forgotten.messageId], steps: [{ turnId: forkTurn, step: 1 }] },
+    ]);
+
+    // And woken by a new message, the fork's model is sent no byte of the forgotten text
+    const sent: string[] = [];
+    const model = new ScriptedModelProvider([
+      {
+        label: 'answer',
+        reply: (request) => {
+          sent.push(JSON.stringify(request));
+          return { text: 'You have a note called groceries.', toolCalls: [] };
+        },
+      },
+    ]);
+    const worker = harness.worker('worker-forgotten', model);
+    await harness.deliver(forkTaskId, 'Which notes do we have?', HARNESS_USER);
+    await worker.worker.wake({ taskId: forkTaskId, reason: 'message' });
+    model.assertAllConsumed();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('Which notes do we have?');
+    expect(sent[0]).not.toContain(FORGOTTEN);
+  }, 60_000);
 });

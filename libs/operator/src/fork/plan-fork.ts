@@ -156,8 +156,11 @@ export function planFork(source: ForkSource, request: ForkRequest): ForkPlan {
       state = taskDecider.evolve(state, event);
       forkEvents.push(event);
     }
-  const taskWrite = [...taskCopies, ...forkEvents.map((e, i) => added(e.type, e.data, `task-${i}`))];
+  // Forgetting reaches the fork too: the source's exclusions written after the cut, for what was copied.
+  const carried = carriedExclusions(source, cut, copiedTask).map(copy);
+  const taskWrite = [...taskCopies, ...forkEvents.map((e, i) => added(e.type, e.data, `task-${i}`)), ...carried];
   extra += forkEvents.length;
+  copied += carried.length;
   writes.push({ streamId: streams.task(request.forkTaskId), events: taskWrite });
   return {
     forkTaskId: request.forkTaskId,
@@ -204,6 +207,54 @@ function cutOf(source: ForkSource, at: ForkPoint): Cut {
   for (const event of taskEvents) if (before(event, position) < 0) revision = event.metadata.revision;
   if (revision < 0) throw new StepNotCommittedError(at.turnId, at.step, 0);
   return { revision, position, atStep: { turnId: at.turnId, step: at.step } };
+}
+
+/**
+ * The source's `ContextExcluded` and `HistorySegmentsExcluded` written after the cut (a forgetting,
+ * or a correction, that came later), narrowed to what the fork copied: the forgotten messages its
+ * inbox holds, the steps of its turns up to the cut, the segments it holds. A fork cut before a
+ * forgetting is made after it, or before the forgetting reaches it: either way what the person
+ * had forgotten never reaches a prompt through the copy (the text the copies hold, of messages
+ * and replies, is kept out by provenance as in the source; DESIGN.md §4 "Deletable content").
+ */
+function carriedExclusions(source: ForkSource, cut: Cut, copiedTask: readonly EventEnvelope[]): EventEnvelope[] {
+  const later = source.taskEvents.slice(cut.revision + 1);
+  const messages = new Set(
+    copiedTask
+      .filter((e) => e.type === 'MessageDeliveredToInbox')
+      .map((e) => (e.data as { messageId: string }).messageId),
+  );
+  const segments = new Set(
+    copiedTask
+      .filter((e) => e.type === 'HistorySegmentAppended')
+      .map((e) => (e.data as { segmentId: string }).segmentId),
+  );
+  const steps = new Set<string>();
+  for (const turnId of turnsOpened(copiedTask))
+    for (const e of source.turns.get(turnId) ?? [])
+      if (e.type === 'ModelStepCommitted' && before(e, cut.position) <= 0)
+        steps.add(`${turnId}#${(e.data as { step: number }).step}`);
+  const carried: EventEnvelope[] = [];
+  for (const e of later) {
+    if (e.type === 'ContextExcluded') {
+      const data = e.data as {
+        forgettingId: string;
+        messageIds: string[];
+        steps: Array<{ turnId: string; step: number }>;
+      };
+      const narrowed = {
+        forgettingId: data.forgettingId,
+        messageIds: data.messageIds.filter((id) => messages.has(id)),
+        steps: data.steps.filter((x) => steps.has(`${x.turnId}#${x.step}`)),
+      };
+      if (narrowed.messageIds.length > 0 || narrowed.steps.length > 0) carried.push({ ...e, data: narrowed });
+    } else if (e.type === 'HistorySegmentsExcluded') {
+      const data = e.data as { segmentIds: string[]; reason: string };
+      const segmentIds = data.segmentIds.filter((id) => segments.has(id));
+      if (segmentIds.length > 0) carried.push({ ...e, data: { ...data, segmentIds } });
+    }
+  }
+  return carried;
 }
 
 const turnsOpened = (taskEvents: readonly EventEnvelope[]): string[] => [
