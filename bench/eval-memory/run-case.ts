@@ -46,6 +46,7 @@ class CaseMemory {
       ordinal,
       revoked: false,
       extracted: false,
+      copiedTo: [],
     };
     this.state = {
       ...this.state,

@@ -30,6 +30,7 @@ function stateFor(prng: Prng, count: number): { state: MemoryState; forgettingId
       ordinal,
       revoked: false,
       extracted: true,
+      copiedTo: [],
     };
     return id;
   };

@@ -346,6 +346,12 @@ export const eventDefinitions = [
   ),
   def(
     'memory',
+    'MemoryEvidenceCopied',
+    memory.MemoryEvidenceCopied,
+    "Another task (a fork) holds a copy of the evidence's message: a forgetting reaches it there too.",
+  ),
+  def(
+    'memory',
     'MemoryExtractionRecorded',
     memory.MemoryExtractionRecorded,
     'Extraction from one piece of evidence decided each candidate, one by one.',

@@ -3,6 +3,8 @@ import { streams } from '@lomo/contracts';
 import { versionAt } from '@lomo/domain';
 import type { CompletionRequest, CompletionResult, ModelProvider } from '@lomo/llm';
 import { OfflineMemoryExtractor, type ExtractionRequest, type MemoryExtractor } from '@lomo/memory';
+import { forkTask } from '@lomo/operator';
+import { operatorCaller } from '@lomo/operator/testing';
 import { PromptArchive } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
 import { MemoryRig } from './support/memory-rig';
@@ -51,6 +53,33 @@ describe('memory runner on the runtime', () => {
       out.push(JSON.stringify(await archive.load((e.data as never as { promptRef: never }).promptRef)));
     return out;
   };
+
+  it('a fork of the task made before the forgetting is reached by it: its copy of the statement and of the replies that cited it leave the fork’s prompts', async () => {
+    const { taskId } = await rig.startTask('Design our brand kit');
+    const m1 = await rig.say(taskId, M1);
+    // An operator forks the task as it stands; memory notes the fork's copy of the message.
+    const head = (await harness.read(streams.task(taskId))).length - 1;
+    const fork = await forkTask(
+      harness.store,
+      operatorCaller,
+      taskId,
+      { at: { kind: 'revision', revision: head }, confirm: true },
+      { clock: harness.clock, ids: harness.ids },
+    );
+    await rig.feed();
+    expect((await evidenceOf(m1)).copiedTo).toEqual([fork.forkTaskId]);
+
+    const forgettingId = await forget([(await evidenceOf(m1)).evidenceId]);
+
+    const report = (await rig.state()).forgettings[forgettingId].report!;
+    expect(report.excluded.map((x) => x.taskId).sort()).toEqual([taskId, fork.forkTaskId].sort());
+    const sent = rig.model.requests.length;
+    await rig.say(fork.forkTaskId, 'What else should the kit include?');
+    const prompts = rig.model.requests.slice(sent).map((r) => JSON.stringify(r.messages));
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(prompts.join('\n')).toContain('What else should the kit include?');
+    for (const prompt of prompts) expect(prompt).not.toContain('main colour is blue');
+  });
 
   it('forgetting the first statement: replies that cited it and steps shown its versions leave later prompts, an unrelated blue sky stays', async () => {
     const { taskId } = await rig.startTask('Design our brand kit');

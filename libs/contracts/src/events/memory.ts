@@ -60,6 +60,13 @@ export type EvidenceSource = z.infer<typeof evidenceSource>;
  * turn's ledger); the fingerprint (sha256 of the normalised text) lets a forgetting suppress
  * re-extraction of the same words.
  */
+/**
+ * Another task holds a copy of this evidence's message: an operator's fork of its task (or any
+ * delivery of it to another task that names its sender). A forgetting of the evidence excludes it from that task's prompts too (the
+ * exclusion follows recorded provenance, never text).
+ */
+export const MemoryEvidenceCopied = z.strictObject({ evidenceId, taskId });
+
 export const MemoryEvidenceRecorded = z.strictObject({
   evidenceId,
   source: evidenceSource,

@@ -295,6 +295,10 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     },
     invalid: [{ evidenceId: MSG2, source: { kind: 'web', url: 'x' }, at: AT, fingerprint: HASH }],
   },
+  MemoryEvidenceCopied: {
+    valid: { evidenceId: MSG2, taskId: T },
+    invalid: [{ evidenceId: MSG2 }],
+  },
   MemoryExtractionRecorded: {
     valid: {
       evidenceId: MSG2,

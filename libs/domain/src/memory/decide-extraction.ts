@@ -1,5 +1,5 @@
 import type { EventDataMap } from '@lomo/contracts';
-import type { CorrectMemory, RecordEvidence, RecordExtraction } from './memory-commands';
+import type { CorrectMemory, NoteEvidenceCopy, RecordEvidence, RecordExtraction } from './memory-commands';
 import { MemoryErrors } from './memory-errors';
 import type { MemoryEvent } from './memory-events';
 import { checkNewVersion, invalid, newBatch, oneStandingPerMemory, refuse, standsAfter } from './memory-guards';
@@ -17,6 +17,17 @@ export function recordEvidence(command: RecordEvidence, state: MemoryState): Mem
     invalid(`Evidence ${data.evidenceId} was recorded with other text`);
   }
   return [{ type: 'MemoryEvidenceRecorded', data }];
+}
+
+/**
+ * Where else the evidence's message is held. Nothing to note for evidence not recorded (or not a
+ * message), its own task, or a task already noted.
+ */
+export function noteEvidenceCopy(command: NoteEvidenceCopy, state: MemoryState): MemoryEvent[] {
+  const known = state.evidence[command.evidenceId];
+  if (known === undefined || known.source.kind !== 'message') return [];
+  if (known.source.taskId === command.taskId || known.copiedTo.includes(command.taskId)) return [];
+  return [{ type: 'MemoryEvidenceCopied', data: { evidenceId: command.evidenceId, taskId: command.taskId } }];
 }
 
 function checkOutcomes(extraction: EventDataMap['MemoryExtractionRecorded']): void {

@@ -5,6 +5,9 @@ type Data<T extends keyof EventDataMap> = EventDataMap[T];
 /** A message or observation enters memory's reach; a repeat with the same id is a no-op. */
 export type RecordEvidence = { type: 'RecordEvidence' } & Data<'MemoryEvidenceRecorded'>;
 
+/** A task other than the evidence's own holds a copy of its message (a fork, a move); a repeat is a no-op. */
+export type NoteEvidenceCopy = { type: 'NoteEvidenceCopy' } & Data<'MemoryEvidenceCopied'>;
+
 /**
  * What one extraction decided (libs/memory's extraction planner), applied at once: new versions,
  * the versions they supersede, confirmations, and the per-candidate outcome record. Once per
@@ -66,6 +69,7 @@ export type WriteEpisodeSummary = { type: 'WriteEpisodeSummary' } & Data<'Episod
 
 export type MemoryCommand =
   | RecordEvidence
+  | NoteEvidenceCopy
   | RecordExtraction
   | CorrectMemory
   | RequestForgetting

@@ -1,6 +1,6 @@
 import { assertNever, type Decider } from '../decider';
 import { applyForgetting } from './decide-apply-forgetting';
-import { correctMemory, recordEvidence, recordExtraction } from './decide-extraction';
+import { correctMemory, noteEvidenceCopy, recordEvidence, recordExtraction } from './decide-extraction';
 import { cancelForgetting, completeForgetting, confirmForgetting, requestForgetting } from './decide-forgetting';
 import { publishProfile, writeEpisodeSummary } from './decide-profile';
 import type { MemoryCommand } from './memory-commands';
@@ -12,6 +12,8 @@ export function decideMemory(command: MemoryCommand, state: MemoryState): Memory
   switch (command.type) {
     case 'RecordEvidence':
       return recordEvidence(command, state);
+    case 'NoteEvidenceCopy':
+      return noteEvidenceCopy(command, state);
     case 'RecordExtraction':
       return recordExtraction(command, state);
     case 'CorrectMemory':

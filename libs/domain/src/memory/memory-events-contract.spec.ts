@@ -210,6 +210,12 @@ const report = {
 const command: fc.Arbitrary<MemoryCommand> = fc.oneof(
   weighted(4, recordEvidence),
   weighted(
+    1,
+    fc
+      .record({ evidenceId: fc.constantFrom(...evidencePool), taskId: fc.constantFrom(ids.task, ids.brand) })
+      .map((data): MemoryCommand => ({ type: 'NoteEvidenceCopy', ...data })),
+  ),
+  weighted(
     8,
     fc
       .record({

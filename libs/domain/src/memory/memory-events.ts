@@ -3,6 +3,7 @@ import type { Actor, EventDataMap } from '@lomo/contracts';
 /** Every event of a person's `memory-{workspaceId}.{userId}` stream, named as in the contracts registry. */
 export const memoryEventTypes = [
   'MemoryEvidenceRecorded',
+  'MemoryEvidenceCopied',
   'MemoryExtractionRecorded',
   'MemoryVersionCreated',
   'MemoryVersionConfirmed',

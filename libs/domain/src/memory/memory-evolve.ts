@@ -64,8 +64,14 @@ export function evolveMemory(state: MemoryState, event: MemoryEvent): MemoryStat
       const d = event.data;
       if (state.evidence[d.evidenceId]) return state;
       const ordinal = state.evidenceCount + 1;
-      const evidence = { ...d, ordinal, revoked: false, extracted: false };
+      const evidence = { ...d, ordinal, revoked: false, extracted: false, copiedTo: [] };
       return { ...state, evidenceCount: ordinal, evidence: { ...state.evidence, [d.evidenceId]: evidence } };
+    }
+    case 'MemoryEvidenceCopied': {
+      const evidence = state.evidence[event.data.evidenceId];
+      if (!evidence || evidence.copiedTo.includes(event.data.taskId)) return state;
+      const copiedTo = [...evidence.copiedTo, event.data.taskId];
+      return { ...state, evidence: { ...state.evidence, [evidence.evidenceId]: { ...evidence, copiedTo } } };
     }
     case 'MemoryExtractionRecorded': {
       const evidence = state.evidence[event.data.evidenceId];

@@ -32,6 +32,25 @@ describe('memory: evidence and extraction', () => {
     expect(fold(memoryDecider, [message(ids.m1, 'd'), message(ids.m2, 'e')]).evidence[ids.m2].ordinal).toBe(2);
   });
 
+  it('notes another task holding a copy of a message once; an unknown evidence, an observation or a repeat is a no-op', () => {
+    const copy: MemoryCommand = { type: 'NoteEvidenceCopy', evidenceId: ids.m1, taskId: ids.task };
+    given([message(ids.m1, 'd')])
+      .when(copy)
+      .then([{ type: 'MemoryEvidenceCopied', data: { evidenceId: ids.m1, taskId: ids.task } }]);
+    given([message(ids.m1, 'd'), { type: 'MemoryEvidenceCopied', data: { evidenceId: ids.m1, taskId: ids.task } }])
+      .when(copy)
+      .then([]);
+    given([]).when(copy).then([]);
+    given([observation(ids.obs, 'o')])
+      .when({ type: 'NoteEvidenceCopy', evidenceId: ids.obs, taskId: ids.task })
+      .then([]);
+    const state = fold(memoryDecider, [
+      message(ids.m1, 'd'),
+      { type: 'MemoryEvidenceCopied', data: { evidenceId: ids.m1, taskId: ids.task } },
+    ]);
+    expect(state.evidence[ids.m1].copiedTo).toEqual([ids.task]);
+  });
+
   it('creates v1 from a message (ORIGIN), then v2 refines it and v1 is superseded', () => {
     const first = extraction(ids.m1, { versions: [v1] });
     given([message(ids.m1, 'd')])

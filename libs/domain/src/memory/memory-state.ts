@@ -17,6 +17,8 @@ export interface EvidenceState {
   revoked: boolean;
   /** A MemoryExtractionRecorded exists for it. */
   extracted: boolean;
+  /** Other tasks holding a copy of its message (MemoryEvidenceCopied): a forgetting reaches them too. */
+  copiedTo: readonly string[];
 }
 
 export type MemoryVersionStatus = 'current' | 'superseded' | 'purged';

@@ -10,6 +10,7 @@ const evidence: EvidenceState = {
   ordinal: 1,
   revoked: false,
   extracted: false,
+  copiedTo: [],
 };
 const request = { evidence, text: "Our brand's main colour is blue.", standing: [], recentObservations: [] };
 

@@ -35,6 +35,7 @@ class Memory {
       ordinal,
       revoked: false,
       extracted: false,
+      copiedTo: [],
     };
     this.state = {
       ...this.state,

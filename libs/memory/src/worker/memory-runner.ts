@@ -79,7 +79,11 @@ export class MemoryRunner {
     if (data.from === undefined) return;
     const taskId = event.metadata.streamId.slice('task-'.length);
     const source: EvidenceSource = { kind: 'message', messageId: data.messageId, taskId, language: data.language };
-    await this.record(event, data.from, evidenceIdForMessage(data.messageId), source, data.text);
+    const evidenceId = evidenceIdForMessage(data.messageId);
+    await this.record(event, data.from, evidenceId, source, data.text);
+    // The same message delivered to another task (a fork's copy, a move): noted, so a forgetting
+    // of it reaches that task too. A no-op for the evidence's own task.
+    await this.decide(event.metadata.workspaceId, data.from, [{ type: 'NoteEvidenceCopy', evidenceId, taskId }], event);
   }
 
   /** `ModelStepCommitted` on a turn stream: each generation call is an observation for the task's person. */

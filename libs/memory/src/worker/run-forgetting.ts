@@ -86,7 +86,10 @@ export async function runForgetting(
     }),
   );
   const tasks = new Set(
-    Object.values(state.evidence).flatMap((e) => (e.source.taskId === undefined ? [] : [e.source.taskId])),
+    Object.values(state.evidence).flatMap((e) => [
+      ...(e.source.taskId === undefined ? [] : [e.source.taskId]),
+      ...e.copiedTo,
+    ]),
   );
   const excluded: TaskExclusion[] = [];
   for (const taskId of [...tasks].sort()) {
