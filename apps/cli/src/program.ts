@@ -43,6 +43,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
     names: ['projections'],
     load: async () => (await import('./commands/projections-command')).registerProjectionsCommand,
   },
+  { names: ['metrics'], load: async () => (await import('./commands/metrics-command')).registerMetricsCommand },
   { names: ['relay'], load: async () => (await import('./commands/relay-command')).registerRelayCommand },
   { names: ['dlq'], load: async () => (await import('./commands/dlq-command')).registerDlqCommand },
   {

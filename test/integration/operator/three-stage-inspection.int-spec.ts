@@ -79,6 +79,7 @@ describe('operator tools on the recorded three-stage brief', () => {
   let dataDir: string;
   let taskId: string;
   let operator: string;
+  let workspaceId: string;
   const snapshots = new Map<number, Snapshot>();
 
   beforeAll(async () => {
@@ -100,7 +101,7 @@ describe('operator tools on the recorded three-stage brief', () => {
         }
       },
     });
-    ({ dataDir, taskId, operator } = recorded);
+    ({ dataDir, taskId, operator, workspaceId } = recorded);
   }, 300_000);
   afterAll(() => {
     if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
@@ -225,5 +226,23 @@ describe('operator tools on the recorded three-stage brief', () => {
     } finally {
       await store.close();
     }
+  }, 60_000);
+
+  it('`lomo metrics --json` prints the same figures for the workspace, with no finding', async () => {
+    const run = await lomo(['metrics', '--workspace', workspaceId]);
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    const printed = JSON.parse(run.stdout.trim()) as {
+      figures: Record<string, unknown>;
+      findings: unknown[];
+      events: number;
+    };
+    expect(printed.events).toBeGreaterThan(50);
+    expect(printed.findings).toEqual([]);
+    expect(printed.figures).toMatchObject({
+      continue_prompts: 0,
+      duplicate_generations: 0,
+      cost_over_budget: 0,
+      language_switches: 0,
+    });
   }, 60_000);
 });

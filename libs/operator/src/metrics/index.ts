@@ -3,3 +3,4 @@ export type { CollaborationLog, ScenarioTruth, Finding, CountedMetric } from './
 export { isBareContinue } from './continue-prompts';
 export { writtenLanguage } from './language-switches';
 export { STALE_WRITE_CODES } from './stale-edits';
+export { workspaceMetrics } from './workspace-metrics';
