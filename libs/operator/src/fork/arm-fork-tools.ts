@@ -1,4 +1,5 @@
 import type { Caller } from '@lomo/auth';
+import { appendCopies } from '@lomo/command-handling';
 import { streams, type Clock, type IdGenerator } from '@lomo/contracts';
 import { DomainError, taskDecider, TaskErrors, type TaskEvent, type TaskState } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
@@ -77,7 +78,9 @@ export async function armForkTools(
   const armed = decided.length === 0 ? [] : (decided[0].data as { tools: 'all' | string[] }).tools;
   if (decided.length === 0) return { taskId, workspaceId, armed, nowArmed: copyOf(nowArmed), actionId: null };
   const actionId = deps.ids.uuid();
-  await store.append(
+  // Decided above on the state read at `events.length - 1`: appended there, so a write in between refuses it.
+  await appendCopies(
+    store,
     streamId,
     decided.map((e, i) => ({
       eventId: i === 0 ? actionId : deps.ids.uuid(),

@@ -1,4 +1,5 @@
 import type { Caller } from '@lomo/auth';
+import { appendCopies } from '@lomo/command-handling';
 import { streams, type Clock, type IdGenerator } from '@lomo/contracts';
 import type { EventStore } from '@lomo/eventstore';
 import { assertOperator } from '../access/operator-access';
@@ -69,7 +70,7 @@ export async function forkTask(
   });
   if (request.confirm !== true)
     throw new ConfirmationRequiredError(`forking task ${taskId} at ${describeForkPoint(request.at)}`);
-  for (const write of plan.writes) await store.append(write.streamId, write.events, 'no_stream');
+  for (const write of plan.writes) await appendCopies(store, write.streamId, write.events, 'no_stream');
   await recordOperatorAction(
     store,
     {
