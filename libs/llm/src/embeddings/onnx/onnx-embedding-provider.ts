@@ -22,7 +22,12 @@ export interface OnnxEmbeddingProviderOptions {
   model?: OnnxEmbeddingModel;
   /** ONNX Runtime threads per inference; 1 by default (the machines are shared). */
   threads?: number;
-  /** Texts per inference call; 16 by default. */
+  /**
+   * Texts per inference call; 1 by default: the quantized models scale activations over the whole
+   * input tensor (dynamic quantization), so a text batched with others (and their padding) gets
+   * a slightly different vector (cosine ~0.993 with its own); one at a time, a text's vector never
+   * depends on its neighbours, so re-indexing gives the same vectors.
+   */
   batchSize?: number;
   /** Longest input in tokens (the rest is cut); 128 by default, memories are short. */
   maxTokens?: number;
@@ -38,7 +43,13 @@ interface Loaded {
   spec: OnnxModelSpec;
 }
 
-export const ONNX_EMBEDDING_DEFAULTS = { model: 'bilingual', threads: 1, batchSize: 16, maxTokens: 128 } as const;
+export const ONNX_EMBEDDING_DEFAULTS = { model: 'bilingual', threads: 1, batchSize: 1, maxTokens: 128 } as const;
+
+/** Whether `directory` holds the files `model` needs (what the bench and start-up check). */
+export function onnxModelsPresent(directory: string, model: OnnxEmbeddingModel = 'bilingual'): boolean {
+  const specs = model === 'bilingual' ? [ONNX_MODELS.zh, ONNX_MODELS.en] : [ONNX_MODELS[model]];
+  return specs.every((s) => existsSync(join(directory, s.onnxFile)) && existsSync(join(directory, s.tokenizerFile)));
+}
 
 const isChinese = (text: string) => detectLanguage(text)?.startsWith('zh') === true;
 
@@ -73,7 +84,7 @@ export class OnnxEmbeddingProvider implements EmbeddingProvider {
       if (!Number.isInteger(v) || v < 1 || (key === 'maxTokens' && v > 512))
         problems.push({ variable: key, message: 'must be a positive integer (maxTokens at most 512)' });
     }
-    for (const spec of this.specs()) {
+    for (const spec of problems.length > 0 ? [] : this.specs()) {
       for (const file of [spec.onnxFile, spec.tokenizerFile]) {
         if (!existsSync(join(this.options.directory ?? '', file)))
           problems.push({ variable: 'directory', message: `has no ${file} (run npm run models:fetch)` });
