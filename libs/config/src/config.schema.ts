@@ -61,10 +61,12 @@ export const configShape = {
   LOMO_ROUTING_TIMEOUT_MS: positiveInt(600_000),
   LOMO_ROUTING_RECENT: positiveInt(100),
   LOMO_ROUTING_RETRIEVED: positiveInt(50),
-  LOMO_EMBEDDING_PROVIDER: z.enum(['hashing', 'openai']).optional(),
+  LOMO_EMBEDDING_PROVIDER: z.enum(['hashing', 'openai', 'onnx']).optional(),
   LOMO_EMBEDDING_BASE_URL: z.url().optional(),
   LOMO_EMBEDDING_MODEL: z.string().min(1).max(200),
   LOMO_EMBEDDING_DIMENSIONS: positiveInt(65_536).optional(),
+  LOMO_EMBEDDING_MODEL_DIR: z.string().min(1),
+  LOMO_EMBEDDING_ONNX_MODEL: z.enum(['bilingual', 'zh', 'en']),
   LOMO_WORKER_ID: z
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,128}$/)
@@ -256,13 +258,24 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_EMBEDDING_PROVIDER: {
     default: '<openai when LOMO_MODEL_PROVIDER=openai, else hashing>',
     meaning:
-      'Summary vectors for routing retrieval: `hashing`: local feature hashing of words and Han bigrams (lexical, not semantic; no network); `openai`: the embeddings endpoint',
+      'Summary vectors for routing retrieval and memory recall: `hashing`: local feature hashing of words and Han bigrams (lexical, not semantic; no network); `openai`: the embeddings endpoint; `onnx`: local sentence embedders (bge-small zh/en v1.5, quantized; semantic, no network) from LOMO_EMBEDDING_MODEL_DIR, fetched by `npm run models:fetch`',
   },
   LOMO_EMBEDDING_BASE_URL: { default: '$OPENAI_BASE_URL', meaning: 'Base URL of the embeddings endpoint' },
   LOMO_EMBEDDING_MODEL: { default: 'text-embedding-3-small', meaning: 'Embedding model sent to the endpoint' },
   LOMO_EMBEDDING_DIMENSIONS: {
     default: '<256 for hashing, 1536 for openai>',
-    meaning: 'Length of the vectors (sent to the endpoint as `dimensions`)',
+    meaning:
+      'Length of the vectors (sent to the endpoint as `dimensions`); the onnx models fix their own (896 bilingual, 512 zh, 384 en)',
+  },
+  LOMO_EMBEDDING_MODEL_DIR: {
+    default: '.models',
+    meaning:
+      'Directory of the ONNX models and their tokenizer.json (`npm run models:fetch` writes them there; not in git); read when LOMO_EMBEDDING_PROVIDER=onnx, a missing file fails start-up',
+  },
+  LOMO_EMBEDDING_ONNX_MODEL: {
+    default: 'bilingual',
+    meaning:
+      '`bilingual`: documents embedded by both models (896 dimensions), a query by the model of its language (Chinese or not); `zh` or `en`: one model for every text (smaller vectors; the other language is poorly served)',
   },
   LOMO_WORKER_ID: {
     default: '<embedded: made once, kept in $LOMO_DATA_DIR/executor-identity.sqlite; distributed: hostname-pid>',

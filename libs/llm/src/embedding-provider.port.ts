@@ -16,4 +16,14 @@ export interface EmbeddingProvider {
   readonly kind: 'semantic' | 'lexical';
   readonly dimensions: number;
   embed(request: EmbeddingRequest): Promise<Float32Array[]>;
+  /**
+   * Vectors for search queries, when the embedder treats a query unlike a document (the ONNX
+   * bilingual embedder embeds a query with its language's model only); `embed` otherwise.
+   */
+  embedQuery?(request: EmbeddingRequest): Promise<Float32Array[]>;
+  /**
+   * What a query-to-document cosine is worth against the embedder's own cosine (1 when unset):
+   * a floor set on cosines (recall's abstention floor) is multiplied by it.
+   */
+  readonly querySimilarityScale?: number;
 }

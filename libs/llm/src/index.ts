@@ -50,6 +50,15 @@ export { checkDuplicateOffline, DUPLICATE_POLICY } from './offline/duplicate-pol
 export * from './embedding-provider.port';
 export { HashingEmbeddingProvider, HASHING_EMBEDDING_DEFAULTS } from './embeddings/hashing-embedding-provider';
 export { ConceptEmbeddingProvider, CONCEPT_EMBEDDING_DEFAULTS } from './embeddings/concept-embedding-provider';
+export {
+  OnnxEmbeddingProvider,
+  ONNX_EMBEDDING_DEFAULTS,
+  onnxModelsPresent,
+  type OnnxEmbeddingModel,
+  type OnnxEmbeddingProviderOptions,
+} from './embeddings/onnx/onnx-embedding-provider';
+export { ONNX_MODELS, type OnnxModelSpec } from './embeddings/onnx/onnx-models';
+export { WordPieceTokenizer, TokenizerFileError } from './embeddings/onnx/wordpiece-tokenizer';
 export { CREATIVE_LEXICON, type LexiconConcept } from './embeddings/creative-lexicon';
 export {
   OpenAIEmbeddingProvider,

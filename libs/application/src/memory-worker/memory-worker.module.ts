@@ -51,7 +51,8 @@ export class MemoryWorkerModule {
       providers: [
         { provide: CATALOG, useValue: new MemoryIndexCatalog() },
         {
-          // A configured semantic embedder (an OpenAI-compatible endpoint) when there is one; else
+          // A configured semantic embedder (an OpenAI-compatible endpoint, or the local ONNX models
+          // with LOMO_EMBEDDING_PROVIDER=onnx) when there is one; else
           // the local concept embedder (bench/memory/README.md says what it can and cannot do).
           provide: EMBEDDER,
           useFactory: (config: LomoConfig): EmbeddingProvider => {

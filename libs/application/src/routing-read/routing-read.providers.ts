@@ -13,7 +13,7 @@ import {
 } from '@lomo/routing';
 import { DocumentStoreWorkspaceReadModel, ProjectedArtifactBindings, WORKSPACE_READ_MODEL } from '@lomo/workspace';
 
-/** The embedder routing uses, from LOMO_EMBEDDING_* (hashing by default; openai with an endpoint). */
+/** The embedder routing and memory recall use, from LOMO_EMBEDDING_* (hashing by default; openai with an endpoint; onnx local models). */
 export function embeddingProviderFrom(c: LomoConfig): EmbeddingProvider {
   return createEmbeddingProvider({
     provider: c.LOMO_EMBEDDING_PROVIDER,
@@ -22,6 +22,8 @@ export function embeddingProviderFrom(c: LomoConfig): EmbeddingProvider {
     apiKey: c.OPENAI_API_KEY,
     model: c.LOMO_EMBEDDING_MODEL,
     dimensions: c.LOMO_EMBEDDING_DIMENSIONS,
+    modelDirectory: c.LOMO_EMBEDDING_MODEL_DIR,
+    onnxModel: c.LOMO_EMBEDDING_ONNX_MODEL,
   });
 }
 

@@ -2,10 +2,11 @@ import { ConfigError } from '@lomo/contracts';
 import type { EmbeddingProvider } from '../embedding-provider.port';
 import type { ModelError } from '../model-errors';
 import { HASHING_EMBEDDING_DEFAULTS, HashingEmbeddingProvider } from './hashing-embedding-provider';
+import { OnnxEmbeddingProvider, type OnnxEmbeddingModel } from './onnx/onnx-embedding-provider';
 import { OPENAI_EMBEDDING_DEFAULTS, OpenAIEmbeddingProvider } from './openai-embedding-provider';
 import { withConfigNames } from '../provider-config-error';
 
-export const EMBEDDING_PROVIDER_KINDS = ['hashing', 'openai'] as const;
+export const EMBEDDING_PROVIDER_KINDS = ['hashing', 'openai', 'onnx'] as const;
 export type EmbeddingProviderKind = (typeof EMBEDDING_PROVIDER_KINDS)[number];
 
 /** The flat shape the app maps its environment onto (names in EMBEDDING_CONFIG_ENV). */
@@ -22,6 +23,10 @@ export interface EmbeddingProviderConfig {
   timeoutMs?: number;
   maxRetries?: number;
   onRetry?: (error: ModelError, attempt: number, delayMs: number) => void;
+  /** LOMO_EMBEDDING_MODEL_DIR: where `npm run models:fetch` put the ONNX models (`onnx`). */
+  modelDirectory?: string;
+  /** LOMO_EMBEDDING_ONNX_MODEL: bilingual (default), zh or en (`onnx`). */
+  onnxModel?: OnnxEmbeddingModel;
 }
 
 /** Environment variable → option, with the default the app should apply. */
@@ -30,6 +35,8 @@ export const EMBEDDING_CONFIG_ENV = {
   LOMO_EMBEDDING_BASE_URL: { option: 'baseUrl', default: undefined },
   LOMO_EMBEDDING_MODEL: { option: 'model', default: OPENAI_EMBEDDING_DEFAULTS.model },
   LOMO_EMBEDDING_DIMENSIONS: { option: 'dimensions', default: undefined },
+  LOMO_EMBEDDING_MODEL_DIR: { option: 'modelDirectory', default: '.models' },
+  LOMO_EMBEDDING_ONNX_MODEL: { option: 'onnxModel', default: 'bilingual' },
 } as const;
 
 const envNameOf = (option: string) =>
@@ -61,6 +68,17 @@ export function createEmbeddingProvider(config: EmbeddingProviderConfig = {}): E
             maxRetries: config.maxRetries,
             onRetry: config.onRetry,
           }),
+      );
+    case 'onnx':
+      return withConfigNames(
+        'embedding',
+        (option) =>
+          option === 'directory'
+            ? 'LOMO_EMBEDDING_MODEL_DIR'
+            : option === 'model'
+              ? 'LOMO_EMBEDDING_ONNX_MODEL'
+              : envNameOf(option),
+        () => new OnnxEmbeddingProvider({ directory: config.modelDirectory ?? '.models', model: config.onnxModel }),
       );
     default:
       throw new ConfigError(`Unknown embedding provider "${String(kind)}"`, [

@@ -168,4 +168,66 @@ describe('IndexedMemoryRecall', () => {
     expect(await t.indexer.remove(BOB, [`memory:${v.versionId}`, 'memory:unknown'])).toEqual([`memory:${v.versionId}`]);
     expect(await t.ask('bob', 'brand colour')).toEqual([]);
   });
+
+  it("embeds the query through the embedder's query path and scales the floor by its query similarity", async () => {
+    const blobs = new InMemoryBlobStore();
+    const catalog = new MemoryIndexCatalog();
+    const clock = { now: () => NOW };
+    // documents (a, b) in two halves weighted 1/√2; a query fills only its half, as the bilingual ONNX embedder does
+    const doc = (a: number, b: number) => Float32Array.from([a, 0, b, 0].map((x) => x * Math.SQRT1_2));
+    const embedder = {
+      name: 'halves',
+      kind: 'semantic' as const,
+      dimensions: 4,
+      querySimilarityScale: Math.SQRT1_2,
+      embed: jest.fn(async ({ texts }: { texts: readonly string[] }) =>
+        texts.map((t) => (t.includes('teal') ? doc(1, 1) : doc(0.35, -0.94))),
+      ),
+      embedQuery: jest.fn(async ({ texts }: { texts: readonly string[] }) =>
+        texts.map(() => Float32Array.from([1, 0, 0, 0])),
+      ),
+    };
+    const index = new InMemorySearchIndex({ dimensions: 4 });
+    const indexer = new MemoryIndexer({ index, embedder, blobs, catalog, clock });
+    const state = initialMemoryState() as MemoryState & { versions: Record<string, MemoryVersionState> };
+    for (const text of ['brand colour teal', 'running every morning']) {
+      const id = uuid();
+      state.versions[id] = {
+        versionId: id,
+        memoryId: uuid(),
+        version: 1,
+        subject: 's',
+        kind: 'fact',
+        scope: { kind: 'long_term' },
+        origin: 'explicit',
+        text: await blobs.put(text, 'text/plain'),
+        fingerprint: 'f'.repeat(64),
+        validFrom: '2026-01-01T00:00:00.000Z',
+        validTo: null,
+        evidence: [],
+        derivedFrom: [],
+        cause: 'extracted',
+        status: 'current',
+        supersededBy: null,
+        supersededReason: null,
+      };
+    }
+    await indexer.syncPerson(ALICE, state);
+    // model cosines: teal 1, running 0.35; floor 0.5 on the model's cosine keeps teal only, although
+    // the raw query-document cosines are 0.71 and 0.25
+    const recall = new IndexedMemoryRecall({ index, embedder, blobs, catalog, clock, options: { minSimilarity: 0.5 } });
+    const got = await recall.recall({ ...ALICE, taskId: 'task-a', text: 'which colour', limit: 5 });
+    expect(got.map((m) => m.text)).toEqual(['brand colour teal']);
+    expect(embedder.embedQuery).toHaveBeenCalledTimes(1);
+    expect(embedder.embed).toHaveBeenCalledTimes(1); // the documents only
+    const unscaled = new IndexedMemoryRecall({
+      index,
+      embedder: { ...embedder, querySimilarityScale: undefined },
+      blobs,
+      catalog,
+      clock,
+      options: { minSimilarity: 0.75 },
+    });
+    expect(await unscaled.recall({ ...ALICE, taskId: 'task-a', text: 'which colour', limit: 5 })).toEqual([]);
+  });
 });

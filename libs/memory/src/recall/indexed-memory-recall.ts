@@ -56,7 +56,7 @@ export class IndexedMemoryRecall implements MemoryRecall {
 
   constructor(private readonly deps: IndexedMemoryRecallDeps) {
     const o = deps.options ?? {};
-    this.minSimilarity = o.minSimilarity ?? 0.3;
+    this.minSimilarity = (o.minSimilarity ?? 0.3) * (deps.embedder.querySimilarityScale ?? 1);
     this.maxLimit = o.maxLimit ?? 20;
     this.candidates = o.candidates ?? 50;
     this.summariesAcrossTasks = o.summariesAcrossTasks ?? false;
@@ -75,7 +75,13 @@ export class IndexedMemoryRecall implements MemoryRecall {
       now: this.deps.clock.now().getTime(),
       summariesAcrossTasks: this.summariesAcrossTasks,
     };
-    const [vector] = await raceAbort(this.deps.embedder.embed({ texts: [query.text], signal }), signal, 'embed');
+    const embedder = this.deps.embedder;
+    const asked = { texts: [query.text], signal };
+    const [vector] = await raceAbort(
+      embedder.embedQuery ? embedder.embedQuery(asked) : embedder.embed(asked),
+      signal,
+      'embed',
+    );
     const ranked = await this.rank(scope, query.text, vector!, eligibility, limit, signal);
     return this.read(ranked, limit, signal);
   }

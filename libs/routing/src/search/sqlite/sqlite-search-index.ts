@@ -11,7 +11,7 @@ import {
   assertVector,
   lastPerKey,
 } from '../search-input';
-import { VectorMatrix } from '../vectors/vector-matrix';
+import { PartitionedVectors, type PartitionedVectorsOptions } from '../vectors/partitioned-vectors';
 import { FTS5_B, FTS5_K1, fts5Idf } from './fts5-bm25';
 import { TermPostings } from '../text/term-postings';
 
@@ -34,6 +34,12 @@ export interface SqliteSearchIndexOptions {
    * in-memory path is tested against).
    */
   textCache?: boolean;
+  /**
+   * Vector search per scope: exact below `threshold` vectors (20 000 by default), an inverted
+   * file of k-means cells from there on (PartitionedVectors); `{ threshold: Infinity }` keeps it
+   * exact at every size.
+   */
+  vectorSearch?: PartitionedVectorsOptions;
 }
 
 // Contention that outlived the busy timeout, or the disk failing: the caller may retry.
@@ -80,8 +86,9 @@ const TRIM_EVERY = 1_000;
  * little, never the scope filter). The ranking runs over an in-memory inverted index of the
  * scope (TermPostings) with FTS5's statistics (rows, average length, the fts5vocab document
  * frequency), because bm25() inside FTS5 costs ~1.3 µs per matching row and a common term
- * matches most of 100 000 rows. Vectors: BLOBs in a table of their own, scanned exactly from a
- * per-scope VectorMatrix.
+ * matches most of 100 000 rows. Vectors: BLOBs in a table of their own, searched from a
+ * per-scope PartitionedVectors: an exact scan below 20 000 vectors, an inverted file of k-means
+ * cells above (approximate; `vectorSearch` sets it).
  *
  * Both caches are loaded on a scope's first query and kept current through a change log written
  * in the same transaction as each write: before a query, an instance applies the log's rows it
@@ -98,7 +105,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly vocabulary: string;
   private readonly changes: string;
   private readonly textCache: boolean;
-  private readonly matrices = new Map<string, VectorMatrix>();
+  private readonly matrices = new Map<string, PartitionedVectors>();
+  private readonly vectorSearch: PartitionedVectorsOptions;
   private readonly texts = new Map<string, TermPostings>();
   /** fts5vocab document frequencies asked so far (~90 µs a lookup), kept exact by own writes. */
   private readonly frequencies = new Map<string, number>();
@@ -122,6 +130,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.changes = `${prefix}_changes`;
     this.epochs = `${prefix}_epoch`;
     this.textCache = options.textCache ?? true;
+    this.vectorSearch = options.vectorSearch ?? {};
     this.ownsDatabase = typeof options.database === 'string';
     try {
       this.db = typeof options.database === 'string' ? new Database(options.database) : options.database;
@@ -450,10 +459,10 @@ export class SqliteSearchIndex implements SearchIndex {
     if (this.ownsDatabase) this.db.close();
   }
 
-  private matrix(scope: string): VectorMatrix {
+  private matrix(scope: string): PartitionedVectors {
     let matrix = this.matrices.get(scope);
     if (matrix) return matrix;
-    matrix = new VectorMatrix(this.dimensions);
+    matrix = new PartitionedVectors(this.dimensions, this.vectorSearch);
     try {
       for (const row of this.statements.vectors.iterate(scope)) {
         const floats = floatsOf(row.vector);

@@ -66,15 +66,43 @@ export class VectorMatrix {
     this.rows.delete(id);
   }
 
+  /** The stored unit vector of `id` (a view, valid until the next write), or undefined. */
+  vectorOf(id: string): Float32Array | undefined {
+    const row = this.rows.get(id);
+    return row === undefined ? undefined : this.floats.subarray(row * this.stride, row * this.stride + this.dimensions);
+  }
+
+  /** Every id with its unit vector (views, valid until the next write). */
+  *entries(): Generator<[string, Float32Array]> {
+    for (let row = 0; row < this.ids.length; row += 1) {
+      yield [this.ids[row]!, this.floats.subarray(row * this.stride, row * this.stride + this.dimensions)];
+    }
+  }
+
+  /**
+   * The cosine of the query with every row, in row order (a view, valid until the next call or
+   * write), or undefined for a zero query; `idAt` names a row.
+   */
+  scores(query: ArrayLike<number>): Float32Array | undefined {
+    const count = this.ids.length;
+    const queryAt = this.capacity * this.stride;
+    const outAt = queryAt + this.stride;
+    if (!writeUnit(this.floats, queryAt, query, this.dimensions, this.stride)) return undefined;
+    if (count === 0) return this.floats.subarray(outAt, outAt);
+    if (this.kernel) this.kernel(0, queryAt * 4, outAt * 4, count, this.stride);
+    else scanJs(this.floats, queryAt, outAt, count, this.stride);
+    return this.floats.subarray(outAt, outAt + count);
+  }
+
+  idAt(row: number): string {
+    return this.ids[row]!;
+  }
+
   search(query: ArrayLike<number>, limit: number, exclude: ReadonlySet<string> | undefined): SearchHit[] {
     const count = this.ids.length;
     if (count === 0) return [];
-    const queryAt = this.capacity * this.stride;
-    const outAt = queryAt + this.stride;
-    if (!writeUnit(this.floats, queryAt, query, this.dimensions, this.stride)) return [];
-    if (this.kernel) this.kernel(0, queryAt * 4, outAt * 4, count, this.stride);
-    else scanJs(this.floats, queryAt, outAt, count, this.stride);
-    const scores = this.floats.subarray(outAt, outAt + count);
+    const scores = this.scores(query);
+    if (!scores) return [];
     const accept = exclude && exclude.size > 0 ? (i: number) => !exclude.has(this.ids[i]!) : () => true;
     return topK(scores, count, Math.min(limit, count), accept).map((h) => ({ id: this.ids[h.index]!, score: h.score }));
   }
