@@ -1,24 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { sendAndSettle } from '../integration/api/support/queries';
-import { startStandaloneApi, type RunningApi } from '../integration/api/support/standalone-api';
+import { guardPage, openInspectorWorld, useToken, type InspectorWorld } from './inspector-world';
 
-import { chromiumPath } from './chromium';
-
-/** Debian's chromium, with everything that would reach the network switched off. */
-const CHROMIUM = chromiumPath();
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = path.join(tmpdir(), 'lomo-inspector-replay.png');
 // A note: step 1 calls notes.create, step 2 answers with a summary.
 const BRIEF = 'Please take a note: buy oat milk for the lighthouse keeper';
@@ -48,72 +31,24 @@ interface Recorded {
   };
 }
 
-async function useToken(page: Page, token: string): Promise<void> {
-  await page.fill('#token', token);
-  await page.click('#token-form button[type=submit]');
-}
-
 describe('operator inspector: a turn replayed in headless Chromium', () => {
-  let api: RunningApi;
-  let profile: string;
-  let context: BrowserContext;
-  const tokens: Record<'person' | 'operator', { id: string; token: string }> = {} as never;
-  let work: { taskId: string; turnId: string };
-
-  const createToken = async (workspace: string, user: string, kind: string) => {
-    const args = ['create', '--workspace', workspace, '--user', user, '--name', user, '--kind', kind];
-    const result = await api.tokens(args);
-    if (result.code !== 0) throw new Error(`lomo tokens create failed: ${result.stderr}`);
-    return JSON.parse(result.stdout.trim()) as { id: string; token: string };
-  };
-
+  let world: InspectorWorld;
   beforeAll(async () => {
-    api = await startStandaloneApi();
-    [tokens.person, tokens.operator] = await Promise.all([
-      createToken('ws_a', 'alice', 'person'),
-      createToken('ops', 'sam', 'operator'),
-    ]);
-    work = await sendAndSettle(api, tokens.person.token, BRIEF);
-    profile = mkdtempSync(path.join(tmpdir(), 'lomo-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-    });
+    world = await openInspectorWorld(BRIEF);
   }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-    await api?.stop();
-  });
+  afterAll(async () => world?.close());
 
   it("replays a step's turn with the recorded replies (every step reproduced, its calls reused), then with a patch and a script: the divergence highlighted at step 2; a malformed patch is refused with its code", async () => {
-    const page = await context.newPage();
-    const foreign: string[] = [];
-    const problems: string[] = [];
-    const wsOrigin = api.url.replace(/^http/, 'ws');
-    await page.route('**/*', (route) => {
-      if (route.request().url().startsWith(api.url)) return route.continue();
-      foreign.push(route.request().url());
-      return route.abort();
-    });
-    page.on('websocket', (socket) => {
-      if (!socket.url().startsWith(wsOrigin)) foreign.push(socket.url());
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    const page = await world.context.newPage();
+    const { foreign, problems } = await guardPage(page, world.api.url);
 
     // The operator opens the task and its first step.
-    await page.goto(`${api.url}/inspector`);
-    await useToken(page, tokens.operator.token);
-    await page.fill('#search', work.taskId);
+    await page.goto(`${world.api.url}/inspector`);
+    await useToken(page, world.tokens.operator.token);
+    await page.fill('#search', world.work.taskId);
     await page.click('#search-form button[type=submit]');
-    await page.locator(`.task-link[data-task-id="${work.taskId}"]`).click();
-    const stepLink = page.locator(`.step-link[data-turn-id="${work.turnId}"][data-step="1"]`);
+    await page.locator(`.task-link[data-task-id="${world.work.taskId}"]`).click();
+    const stepLink = page.locator(`.step-link[data-turn-id="${world.work.turnId}"][data-step="1"]`);
     await stepLink.waitFor({ timeout: 20_000 });
     await stepLink.click();
     await page.locator('#prompt-layers .layer').first().waitFor({ timeout: 20_000 });
@@ -139,7 +74,8 @@ describe('operator inspector: a turn replayed in headless Chromium', () => {
     expect(await page.locator('#replay-state').innerText()).toContain('nothing was run or written');
 
     // A patch and a script that answers differently at step 2 when it reads the patched rule.
-    const recorded = (await api.gql<Recorded>(tokens.operator.token, RECORDED, { id: work.turnId })).data!.replayTurn;
+    const recorded = (await world.api.gql<Recorded>(world.tokens.operator.token, RECORDED, { id: world.work.turnId }))
+      .data!.replayTurn;
     const replyOf = (step: Recorded['replayTurn']['steps'][number]) => ({
       text: step.reply.recorded.text ?? '',
       toolCalls: step.toolCalls.map((c) => ({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@lomo/contracts';
-import { collaborationMetrics, metricFigures } from './collaboration-metrics';
+import { collaborationMetrics, IDEAL_FIGURES, metricFigures } from './collaboration-metrics';
 import type { ScenarioTruth } from './collaboration-log';
 
 const T0 = Date.parse('2026-12-01T09:00:00.000Z');
@@ -63,17 +63,7 @@ describe('collaboration metrics, computed from the log', () => {
   it('an uneventful collaboration scores the ideal on every count', async () => {
     const { events, at } = taskStory();
     at(TURN, 'ModelStepCommitted', { step: 1, reply: 'I will draft the three posters now.', toolCallIntents: [] });
-    expect(await figures(events)).toMatchObject({
-      continue_prompts: 0,
-      unnecessary_confirmations: 0,
-      duplicate_generations: 0,
-      duplicate_artifacts: 0,
-      misroutes: 0,
-      stale_edits: 0,
-      forgotten_reappearing: 0,
-      language_switches: 0,
-      cost_over_budget: 0,
-    });
+    expect(await figures(events)).toMatchObject(IDEAL_FIGURES);
   });
 
   it('continue prompts: a bare "continue" (English or Chinese) counts, an instruction that starts with it does not', async () => {

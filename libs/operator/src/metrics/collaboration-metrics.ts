@@ -43,6 +43,20 @@ export async function collaborationMetrics(
   };
 }
 
+/** The ideal of every count (issue 21's drills gate on it; cost within the approved budget). */
+export const IDEAL_FIGURES = {
+  continue_prompts: 0,
+  unnecessary_confirmations: 0,
+  duplicate_generations: 0,
+  duplicate_artifacts: 0,
+  misroutes: 0,
+  stale_edits: 0,
+  forgotten_reappearing: 0,
+  language_switches: 0,
+  cost_over_budget: 0,
+  stalled_approvals: 0,
+} as const;
+
 /** The summary figures, keys as the drills print them (0 is the ideal for each count). */
 export function metricFigures(m: CollaborationMetrics) {
   return {

@@ -1,4 +1,4 @@
-export { collaborationMetrics, metricFigures, type CollaborationMetrics } from './collaboration-metrics';
+export { collaborationMetrics, metricFigures, IDEAL_FIGURES, type CollaborationMetrics } from './collaboration-metrics';
 export type { CollaborationLog, ScenarioTruth, Finding, CountedMetric } from './collaboration-log';
 export { isBareContinue } from './continue-prompts';
 export { writtenLanguage } from './language-switches';
