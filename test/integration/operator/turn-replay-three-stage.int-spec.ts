@@ -252,4 +252,24 @@ describe('lomo turn replay on the recorded three-stage brief', () => {
     expect(provider.requests).toHaveLength(0);
     expect(snapshotDirectory(recorded.dataDir)).toEqual(before);
   }, 120_000);
+
+  it('--model openai asks the configured OpenAI-compatible endpoint (a local wire-format server) with the rebuilt prompt, and diffs its answer', async () => {
+    const before = snapshotDirectory(recorded.dataDir);
+    const asked = provider.requests.length;
+
+    const run = await lomo([turns[0], '--model', 'openai']);
+
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    const [report] = jsonLines<ReplayReport>(run.stdout);
+    // The endpoint answers text where the record called a tool: step 1 diverges, nothing after it is asked.
+    expect(report.divergedAt).toBe(1);
+    expect(report.steps[0]).toMatchObject({ status: 'replayed', context: { status: 'reproduced' } });
+    expect(report.steps[0].reply.replayed).toBe('unexpected');
+    expect(report.steps.slice(1).every((s) => s.status === 'not_replayed')).toBe(true);
+    const sent = provider.requests.slice(asked);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].path).toMatch(/chat\/completions$/);
+    expect(sent[0].raw.toString('utf8')).toContain('You are Lomo');
+    expect(snapshotDirectory(recorded.dataDir)).toEqual(before);
+  }, 120_000);
 });
