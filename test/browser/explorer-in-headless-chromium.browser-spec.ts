@@ -4,20 +4,9 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startStandaloneApi, type RunningApi } from '../integration/api/support/standalone-api';
 
-import { chromiumPath } from './chromium';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 
-/** Debian's chromium, with everything that would reach the network switched off. */
 const CHROMIUM = chromiumPath();
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = path.join(tmpdir(), 'lomo-explorer.png');
 
 async function responseText(page: Page, contains: string): Promise<string> {

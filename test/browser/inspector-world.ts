@@ -4,19 +4,7 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { sendAndSettle } from '../integration/api/support/queries';
 import { startStandaloneApi, type RunningApi } from '../integration/api/support/standalone-api';
-import { chromiumPath } from './chromium';
-
-/** Debian's chromium, with everything that would reach the network switched off. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 
 export interface IssuedToken {
   id: string;

@@ -80,10 +80,11 @@ export class MemoryRunner {
     const taskId = event.metadata.streamId.slice('task-'.length);
     const source: EvidenceSource = { kind: 'message', messageId: data.messageId, taskId, language: data.language };
     const evidenceId = evidenceIdForMessage(data.messageId);
-    await this.record(event, data.from, evidenceId, source, data.text);
-    // The same message delivered to another task (a fork's copy, a move): noted, so a forgetting
-    // of it reaches that task too. A no-op for the evidence's own task.
-    await this.decide(event.metadata.workspaceId, data.from, [{ type: 'NoteEvidenceCopy', evidenceId, taskId }], event);
+    // The same message delivered to another task (a fork's copy): noted in the same decision, so a
+    // forgetting of it reaches that task too; a no-op for the evidence's own task.
+    await this.record(event, data.from, evidenceId, source, data.text, [
+      { type: 'NoteEvidenceCopy', evidenceId, taskId },
+    ]);
   }
 
   /** `ModelStepCommitted` on a turn stream: each generation call is an observation for the task's person. */
@@ -197,13 +198,15 @@ export class MemoryRunner {
     evidenceId: string,
     source: EvidenceSource,
     text: string,
+    /** Decided with the evidence, on the state it leaves (NoteEvidenceCopy). */
+    also: readonly MemoryCommand[] = [],
   ): Promise<void> {
     const { workspaceId } = cause.metadata;
     const fingerprint = evidenceFingerprint(text);
     await this.decide(
       workspaceId,
       userId,
-      [{ type: 'RecordEvidence', evidenceId, source, at: cause.metadata.occurredAt, fingerprint }],
+      [{ type: 'RecordEvidence', evidenceId, source, at: cause.metadata.occurredAt, fingerprint }, ...also],
       cause,
     );
     for (let attempt = 1; ; attempt += 1) {

@@ -1,7 +1,7 @@
 import type { Caller } from '@lomo/auth';
-import { appendCopies } from '@lomo/command-handling';
+import { AggregateStream } from '@lomo/command-handling';
 import { streams, type Clock, type IdGenerator } from '@lomo/contracts';
-import { DomainError, taskDecider, TaskErrors, type TaskEvent, type TaskState } from '@lomo/domain';
+import { DomainError, taskDecider, taskEventTypes, TaskErrors, type TaskEvent } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
 import { assertOperator } from '../access/operator-access';
 import { recordOperatorAction, type OperatorActionInput } from '../audit/record-operator-action';
@@ -53,48 +53,35 @@ export async function armForkTools(
   deps: { clock: Clock; ids: IdGenerator },
 ): Promise<ArmToolsResult> {
   assertOperator(caller, "arming a fork's tools");
-  const streamId = streams.task(taskId);
-  const events = await store.readStream(streamId);
-  if (events.length === 0) throw new UnknownTargetError('task', taskId);
-  const workspaceId = events[0].metadata.workspaceId;
-  const state = events.reduce<TaskState>(
-    (s, e) => taskDecider.evolve(s, { type: e.type, data: e.data, recordedBy: e.metadata.actor } as TaskEvent),
-    taskDecider.initialState(),
-  );
+  const stream = await AggregateStream.read(store, streams.task(taskId), taskDecider, taskEventTypes);
+  if (stream.workspaceId === undefined) throw new UnknownTargetError('task', taskId);
+  const workspaceId = stream.workspaceId;
   if (request.tools !== 'all' && request.knownTools !== undefined) {
     const unknown = request.tools.filter((t) => !request.knownTools!.includes(t));
     if (unknown.length > 0) throw new UnknownToolsError(unknown, request.knownTools);
   }
   let decided: TaskEvent[];
   try {
-    decided = taskDecider.decide({ type: 'ArmTools', tools: request.tools, by: caller.userId }, state);
+    decided = taskDecider.decide({ type: 'ArmTools', tools: request.tools, by: caller.userId }, stream.state);
   } catch (error) {
     if (error instanceof DomainError && error.code === TaskErrors.NOT_A_FORK) throw new NotAForkError(taskId);
     throw error;
   }
   if (request.confirm !== true) throw new ConfirmationRequiredError(`arming tools of fork ${taskId}`);
-  const after = decided.reduce((s, e) => taskDecider.evolve(s, e), state);
-  const nowArmed = after.status === 'none' || after.fork === null ? [] : after.fork.armed;
   const armed = decided.length === 0 ? [] : (decided[0].data as { tools: 'all' | string[] }).tools;
-  if (decided.length === 0) return { taskId, workspaceId, armed, nowArmed: copyOf(nowArmed), actionId: null };
-  const actionId = deps.ids.uuid();
-  // Decided above on the state read at `events.length - 1`: appended there, so a write in between refuses it.
-  await appendCopies(
-    store,
-    streamId,
-    decided.map((e, i) => ({
-      eventId: i === 0 ? actionId : deps.ids.uuid(),
-      type: e.type,
-      data: e.data,
-      metadata: {
-        correlationId: actionId,
-        causationId: null,
-        workspaceId,
-        actor: { kind: 'user' as const, userId: caller.userId },
-      },
-    })),
-    events.length - 1,
-  );
+  const actionId = decided.length === 0 ? null : deps.ids.uuid();
+  // At the revision the decision was made on: a write in between refuses it.
+  if (actionId !== null)
+    await stream.append(
+      store,
+      decided,
+      { correlationId: actionId, causationId: null, workspaceId, actor: { kind: 'user', userId: caller.userId } },
+      deps.ids,
+      { eventIdFor: (_event, i) => (i === 0 ? actionId : undefined) },
+    );
+  const after = stream.state;
+  const nowArmed = after.status === 'none' || after.fork === null ? [] : after.fork.armed;
+  if (actionId === null) return { taskId, workspaceId, armed, nowArmed: copyOf(nowArmed), actionId };
   await recordOperatorAction(
     store,
     {

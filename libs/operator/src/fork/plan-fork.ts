@@ -157,7 +157,7 @@ export function planFork(source: ForkSource, request: ForkRequest): ForkPlan {
       forkEvents.push(event);
     }
   // Forgetting reaches the fork too: the source's exclusions written after the cut, for what was copied.
-  const carried = carriedExclusions(source, cut, copiedTask).map(copy);
+  const carried = carriedExclusions(source, cut, copiedTask, sourceTurns).map(copy);
   const taskWrite = [...taskCopies, ...forkEvents.map((e, i) => added(e.type, e.data, `task-${i}`)), ...carried];
   extra += forkEvents.length;
   copied += carried.length;
@@ -217,7 +217,12 @@ function cutOf(source: ForkSource, at: ForkPoint): Cut {
  * had forgotten never reaches a prompt through the copy (the text the copies hold, of messages
  * and replies, is kept out by provenance as in the source; DESIGN.md §4 "Deletable content").
  */
-function carriedExclusions(source: ForkSource, cut: Cut, copiedTask: readonly EventEnvelope[]): EventEnvelope[] {
+function carriedExclusions(
+  source: ForkSource,
+  cut: Cut,
+  copiedTask: readonly EventEnvelope[],
+  copiedTurns: readonly string[],
+): EventEnvelope[] {
   const later = source.taskEvents.slice(cut.revision + 1);
   const messages = new Set(
     copiedTask
@@ -230,7 +235,7 @@ function carriedExclusions(source: ForkSource, cut: Cut, copiedTask: readonly Ev
       .map((e) => (e.data as { segmentId: string }).segmentId),
   );
   const steps = new Set<string>();
-  for (const turnId of turnsOpened(copiedTask))
+  for (const turnId of copiedTurns)
     for (const e of source.turns.get(turnId) ?? [])
       if (e.type === 'ModelStepCommitted' && before(e, cut.position) <= 0)
         steps.add(`${turnId}#${(e.data as { step: number }).step}`);
