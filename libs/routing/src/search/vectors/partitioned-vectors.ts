@@ -1,5 +1,9 @@
 import type { SearchHit } from '../search-index.port';
+import { BoundedTopK } from './top-k';
 import { VectorMatrix } from './vector-matrix';
+
+/** Room for a cell's rows in a hit's number (cell × CELL_ROWS + row); a cell holds far fewer. */
+const CELL_ROWS = 2 ** 26;
 
 export interface PartitionedVectorsOptions {
   /**
@@ -109,15 +113,28 @@ export class PartitionedVectors {
       Math.max(this.options.minProbes, Math.ceil(cells.length * this.options.probeShare)),
     );
     const order = centroids.search(query, cells.length, undefined);
-    const hits: SearchHit[] = [];
+    // One heap over every probed cell, a hit numbered cell × CELL_ROWS + row: a per-cell top
+    // `limit` merged afterwards cost as much as the scans themselves.
+    const heap = new BoundedTopK(limit);
+    const probed: VectorMatrix[] = [];
     let scanned = 0;
     // The nearest `probes` cells, and more while they hold fewer rows than asked for.
     for (let i = 0; i < order.length && (i < probes || scanned < limit); i += 1) {
       const cell = cells[Number(order[i]!.id)]!;
+      const scores = cell.size > 0 ? cell.scores(query) : undefined;
+      if (!scores) continue;
+      const accept = exclude && exclude.size > 0 ? (row: number) => !exclude.has(cell.idAt(row)) : () => true;
+      heap.offerAll(scores, cell.size, probed.length * CELL_ROWS, accept);
+      probed.push(cell);
       scanned += cell.size;
-      hits.push(...cell.search(query, limit, exclude));
     }
-    return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
+    return heap
+      .sorted()
+      .map((h) => ({
+        id: probed[Math.floor(h.index / CELL_ROWS)]!.idAt(h.index % CELL_ROWS),
+        score: h.score,
+      }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   }
 
   /** (Re)builds the cells from every vector held: k-means on a sample, then every vector assigned. */

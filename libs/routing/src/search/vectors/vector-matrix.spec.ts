@@ -51,6 +51,30 @@ describe.each([
     expect(matrix.size).toBe(200);
   });
 
+  it.each([
+    ['the first half (a Chinese query of the bilingual embedder)', 0, 512],
+    ['the second half (an English one)', 512, 896],
+    ['a span that starts and ends inside an 8-float lane', 13, 203],
+    ['one column, the last', 895, 896],
+  ])('scores a query that is zero outside %s exactly as a full cosine', (_what, from, to) => {
+    // given documents that are non-zero everywhere
+    const d = 896;
+    const matrix = new VectorMatrix(d, { simd });
+    const docs = new Map<string, Float32Array>();
+    for (let i = 0; i < 120; i += 1) {
+      const v = randomVector(d);
+      matrix.set(`v${i}`, v);
+      docs.set(`v${i}`, v);
+    }
+    // when the query is zero outside [from, to) (the scan reads only that span of each row)
+    const q = new Float32Array(d);
+    q.set(randomVector(to - from), from);
+    const hits = matrix.search(q, 120, undefined);
+    // then every row's score is its full cosine with the query
+    expect(hits).toHaveLength(120);
+    for (const h of hits) expect(h.score).toBeCloseTo(cosine(q, docs.get(h.id)!), 5);
+  });
+
   it('overwrites a vector set twice and answers a zero query with nothing', () => {
     const matrix = new VectorMatrix(2, { simd });
     matrix.set('a', Float32Array.from([1, 0]));

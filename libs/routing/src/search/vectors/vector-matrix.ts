@@ -89,8 +89,11 @@ export class VectorMatrix {
     const outAt = queryAt + this.stride;
     if (!writeUnit(this.floats, queryAt, query, this.dimensions, this.stride)) return undefined;
     if (count === 0) return this.floats.subarray(outAt, outAt);
-    if (this.kernel) this.kernel(0, queryAt * 4, outAt * 4, count, this.stride);
-    else scanJs(this.floats, queryAt, outAt, count, this.stride);
+    // Only the query's non-zero span of columns can add to a dot product: a bilingual query
+    // (one language's half set) reads half of every row, and the scan is bound by memory.
+    const [from, to] = nonZeroSpan(this.floats, queryAt, this.stride);
+    if (this.kernel) this.kernel(from * 4, (queryAt + from) * 4, outAt * 4, count, this.stride, to - from);
+    else scanJs(this.floats, queryAt, outAt, count, this.stride, from, to);
     return this.floats.subarray(outAt, outAt + count);
   }
 
@@ -133,11 +136,32 @@ function writeUnit(target: Float32Array, at: number, vector: ArrayLike<number>, 
   return norm > 0;
 }
 
-function scanJs(f: Float32Array, queryAt: number, outAt: number, count: number, stride: number): void {
+/**
+ * The columns [from, to) outside which the row at `at` is zero, widened to whole 8-float lanes
+ * (the kernel's pass); a non-zero row gives a span of at least 8.
+ */
+function nonZeroSpan(f: Float32Array, at: number, stride: number): [number, number] {
+  let first = 0;
+  while (first < stride && f[at + first] === 0) first += 1;
+  let last = stride - 1;
+  while (last > first && f[at + last] === 0) last -= 1;
+  const from = Math.floor(first / LANES) * LANES;
+  return [from, Math.max(from + LANES, Math.ceil((last + 1) / LANES) * LANES)];
+}
+
+function scanJs(
+  f: Float32Array,
+  queryAt: number,
+  outAt: number,
+  count: number,
+  stride: number,
+  from: number,
+  to: number,
+) {
   for (let r = 0, o = 0; r < count; r += 1, o += stride) {
     let a0 = 0;
     let a1 = 0;
-    for (let j = 0; j < stride; j += 2) {
+    for (let j = from; j < to; j += 2) {
       a0 += f[o + j]! * f[queryAt + j]!;
       a1 += f[o + j + 1]! * f[queryAt + j + 1]!;
     }
