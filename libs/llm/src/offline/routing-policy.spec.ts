@@ -120,6 +120,22 @@ describe('routeOffline: deictic follow-ups', () => {
     expect(result).toMatchObject({ outcome: 'existing', taskRef: 't2' });
   });
 
+  it('a reference back in time that names part of one task goes to it, even beside a making verb', () => {
+    // given an older poster task and a newer, unrelated one
+    const posters = task('t1', 'Please make a series of three posters for the harbour lantern festival');
+    const other = task('t2', 'Logo for a kayak rental');
+    // when the person comes back to "the posters from last time" (1 of 3 content words match)
+    const result = route('Make the posters from last time warmer, and move the text', [posters, other]);
+    // then it goes to the poster task, its score raised past the router's margin guard
+    expect(result).toMatchObject({ outcome: 'existing', taskRef: 't1' });
+    expect(result.scores.find((s) => s.ref === 't1')?.score).toBe(ROUTING_POLICY.deicticScore);
+    // and without the back-reference the same words open new work
+    expect(route('Make the posters warmer, and move the text', [posters, other])).toMatchObject({ outcome: 'new' });
+    // and two tasks matching alike are not guessed between
+    const twin = task('t3', 'Three posters for the harbour regatta');
+    expect(route('Make the posters from last time warmer', [posters, twin])).not.toMatchObject({ outcome: 'existing' });
+  });
+
   it('else to the most recently active candidate, in Chinese too', () => {
     const older = task('t1', '露营装备清单', { lastActiveAt: '2026-01-01T00:00:00.000Z' });
     const newer = task('t2', '猫咪头像', { lastActiveAt: '2026-01-02T00:00:00.000Z' });

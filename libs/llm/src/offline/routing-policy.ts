@@ -14,10 +14,13 @@
  *    verb introduces a new object: "design a …", 做一张) and more than `clarifyMargin`
  *    above the second → `existing`; best ≥ `matchThreshold` with the second within the margin →
  *    `clarify` (question in the person's language).
- * 4. Deictic follow-up ("it", "that one", 它, 这个, unless beside a one-shot object or a series
- *    word; "again", 再, "the last", 上次, always) with no content match → `existing`: the `recent_decision` candidate, else the most recently
- *    active one. Its score is raised to `deicticScore` so the router's margin guard sees it
- *    clearly ahead.
+ * 4. A reference back in time ("again", 再, "the last", "from last time", 上次) with a partial
+ *    content match below the threshold, the best more than `clarifyMargin` above the second →
+ *    `existing`: that task, even beside a making verb ("make the posters from last time warmer").
+ *    With no content match, a deictic follow-up ("it", "that one", 它, 这个, unless beside a
+ *    one-shot object or a series word; back-references always) → `existing`: the
+ *    `recent_decision` candidate, else the most recently active one. Either way the score is
+ *    raised to `deicticScore` so the router's margin guard sees it clearly ahead.
  * 5. A question with no making verb → `main`: what the demo can do.
  * 6. A making verb: a series or multi-step mark (campaign, series, plan, 系列, 套, 计划) or more
  *    than `longMessageTokens` tokens → `new`; a one-shot object (one image, a quick translation,
@@ -169,9 +172,22 @@ export function routeOffline(prompt: RoutingPrompt): RoutingAnswer {
     return answer({ outcome: 'existing', taskRef: best.ref, scores });
   }
 
+  // A reference back in time that names part of one task's subject ("the posters from last
+  // time"): the words say which work, the back-reference says it exists; a making verb beside
+  // it ("make the posters from last time warmer") asks for a change, not a new task.
+  const backInTime = has(AGAIN) || has(BACK_REFERENCES);
+  if (backInTime && best && best.score > 0 && !has(NEW_MARKERS)) {
+    if (!second || best.score - second.score > ROUTING_POLICY.clarifyMargin) {
+      const raised = scores.map((s) =>
+        s.ref === best.ref ? { ...s, score: Math.max(s.score, ROUTING_POLICY.deicticScore) } : s,
+      );
+      return answer({ outcome: 'existing', taskRef: best.ref, scores: raised });
+    }
+  }
+
   const oneShot = has(ONE_SHOT_OBJECTS);
   const series = has(SERIES_MARKERS);
-  const deictic = has(AGAIN) || has(BACK_REFERENCES) || (has(DEICTICS) && !oneShot && !series);
+  const deictic = backInTime || (has(DEICTICS) && !oneShot && !series);
   const noContentMatch = (best?.score ?? 0) === 0;
   if (deictic && noContentMatch && !has(NEW_MARKERS)) {
     const target = mostRecent(prompt.candidates);
