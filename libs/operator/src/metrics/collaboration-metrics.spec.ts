@@ -341,4 +341,23 @@ describe('collaboration metrics, computed from the log', () => {
     });
     expect(metrics.pace.stalledApprovals).toHaveLength(1);
   });
+
+  it('pace: approving the last review, after which the runtime finds the checklist complete, is no stall', async () => {
+    // given a task whose last stage's review is approved
+    const { events, at } = taskStory();
+    at(TASK, 'CheckpointResolved', { checkpointId: 'c1', decision: 'approve', resolvedBy: 'u' }, 20);
+    at(TASK, 'TurnOpened', { turnId: '2', reason: 'checkpoint' }, 21);
+    // when the turn it opens finds nothing left to do, the approval is still waiting
+    expect((await collaborationMetrics({ events })).pace.stalledApprovals).toHaveLength(1);
+    // then the runtime's finish (every item settled) answers it: nothing was left to continue
+    at(TASK, 'ContinuationDecided', { turnId: '2', decision: 'finish', reason: 'checklist_complete' }, 22);
+    const metrics = await collaborationMetrics({ events });
+    expect(metrics.pace.stalledApprovals).toHaveLength(0);
+    expect(metrics.pace.approvalToProgressMsMedian).toBe(2000);
+    // while a decision to wait for the person is not progress
+    const waiting = taskStory();
+    waiting.at(TASK, 'CheckpointResolved', { checkpointId: 'c1', decision: 'approve', resolvedBy: 'u' }, 20);
+    waiting.at(TASK, 'ContinuationDecided', { turnId: '2', decision: 'await_person', reason: 'no_plan' }, 22);
+    expect((await collaborationMetrics({ events: waiting.events })).pace.stalledApprovals).toHaveLength(1);
+  });
 });

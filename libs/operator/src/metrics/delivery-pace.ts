@@ -22,12 +22,18 @@ const median = (values: readonly number[]): number | null => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** An event that moves a task forward: a job ordered, an artefact made or revised by it, an item advanced, the task done. */
+/**
+ * An event that moves a task forward: a job ordered, an artefact made or revised by it, an item
+ * advanced, the task done, or the runtime finding every item settled (approving a plan's last
+ * review leaves nothing to do: that is the end of the work, not a wait for "continue").
+ */
 function isProgress(e: EventEnvelope): boolean {
   switch (e.type) {
     case 'GenerationRequested':
     case 'TaskCompleted':
       return true;
+    case 'ContinuationDecided':
+      return dataOf<{ decision: string }>(e).decision === 'finish';
     case 'ArtifactCreated':
       return dataOf<{ createdBy: { kind: string } }>(e).createdBy.kind !== 'person';
     case 'ArtifactRevised':
