@@ -24,6 +24,22 @@ describe('checkDuplicateOffline', () => {
     ).toEqual({ verdict: 'ask', taskRef: null });
   });
 
+  it('two series of the same form for different subjects are not one task', () => {
+    // "series", "three" and "posters" say what form the work takes; the events say what it is about
+    expect(
+      check('Please make a series of three posters for the autumn cider fair', [
+        'Please make a series of three posters for the spring tea market',
+      ]),
+    ).toEqual({ verdict: 'new', taskRef: null });
+    // the same subject again is still the same work, in any form
+    expect(
+      check('Make 3 posters for the spring tea market', [
+        'Please make a series of three posters for the spring tea market',
+      ]),
+    ).toEqual({ verdict: 'reuse', taskRef: 't1' });
+    expect(check('为秋季苹果酒节做三张海报', ['为春季茶市做一套三张海报'])).toEqual({ verdict: 'new', taskRef: null });
+  });
+
   it('answers new below the threshold or with no candidates', () => {
     expect(check('bird feeder building guide', ['Rowing club newsletter'])).toEqual({ verdict: 'new', taskRef: null });
     expect(check('bird feeder building guide', [])).toEqual({ verdict: 'new', taskRef: null });

@@ -2,23 +2,40 @@
  * The offline model's demo duplicate check: a DEMO STAND-IN, NOT A MODEL. It answers the
  * router's `check_duplicate` structured call (a DuplicatePrompt in, a DuplicateAnswer out):
  * each candidate scores the share of the new goal's content tokens (without the routing policy's
- * generic words: "please take a note: …" goals are not alike for their shared verbs) found in the
- * candidate's goal. Best ≥ `reuseThreshold` and more than `askMargin` above the second → `reuse` it; best and
+ * generic words: "please take a note: …" goals are not alike for their shared verbs; nor the form
+ * of the work, a series mark or a count: "a series of three posters for the tea market" and "… for
+ * the cider fair" share only "posters") found in the candidate's goal. Best ≥ `reuseThreshold` and more than `askMargin` above the second → `reuse` it; best and
  * second both ≥ `reuseThreshold` within the margin → `ask`; otherwise `new`.
  */
 import type { DuplicateAnswer, DuplicatePrompt } from '@lomo/contracts';
 import { overlap } from '@lomo/text';
 import { contentTokens } from './routing-policy';
+import { COUNTS, SERIES_MARKERS } from './word-lists';
 
 export const DUPLICATE_POLICY = {
   reuseThreshold: 0.5,
   askMargin: 0.15,
 } as const;
 
+/** What a goal is about: its content tokens without the work's form (series marks, counts, numbers). */
+function subjectTokens(text: string): Set<string> {
+  const form = new Set([...contentTokens(formWordsOf(text))]);
+  return new Set([...contentTokens(text)].filter((t) => !form.has(t) && !/^\d+$/.test(t)));
+}
+
+/** The goal's words that name its form, as a text of their own (tokenized like the goal). */
+function formWordsOf(text: string): string {
+  const lower = text.normalize('NFKC').toLowerCase();
+  const forms = new Set([...SERIES_MARKERS.latin, ...COUNTS.latin]);
+  const latin = lower.split(/[^\p{L}\p{N}'’-]+/u).filter((w) => forms.has(w));
+  const han = [...SERIES_MARKERS.han, ...COUNTS.han].filter((h) => lower.includes(h));
+  return [...latin, ...han].join(' ');
+}
+
 export function checkDuplicateOffline(prompt: DuplicatePrompt): DuplicateAnswer {
-  const goal = contentTokens(prompt.goal);
+  const goal = subjectTokens(prompt.goal);
   const ranked = prompt.candidates
-    .map((c) => ({ ref: c.ref, score: overlap(goal, contentTokens(c.goal)) }))
+    .map((c) => ({ ref: c.ref, score: overlap(goal, subjectTokens(c.goal)) }))
     .sort((a, b) => b.score - a.score);
   const [best, second] = ranked;
   if (!best || best.score < DUPLICATE_POLICY.reuseThreshold) return { verdict: 'new', taskRef: null };

@@ -45,6 +45,14 @@ export const SERIES_MARKERS = list(
   '系列 套 计划 計劃 计画 計畫 项目 項目 多张 多張 几张 幾張 活动 活動 方案 每周 每週',
 );
 
+/** Counts of pieces ("three posters", 三张): they say how many, not what about. */
+export const COUNTS = list(
+  'two three four five six seven eight nine ten eleven twelve dozen pair couple ' +
+    'deux trois quatre cinq six sept huit neuf dix zwei drei vier fünf sechs sieben acht neun zehn ' +
+    'dos tres cuatro cinco seis siete ocho nueve diez',
+  '两张 兩張 三张 三張 四张 四張 五张 五張 六张 六張 两个 兩個 三个 三個 两套 兩套 三套 两幅 兩幅 三幅',
+);
+
 /** Words pointing back at something just made ("it", "that one", "again"). */
 export const DEICTICS = list(
   'it its that this them those these same ça cela pareil das dies diese dieses gleiche eso esto',
