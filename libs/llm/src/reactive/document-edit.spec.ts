@@ -1,4 +1,5 @@
 import type { ChatMessage, CompletionRequest } from '../model-provider.port';
+import { asksDocumentChange } from './document-edit';
 import { ReactiveModelProvider } from './reactive-model-provider';
 import { marker, ok, person, RULES, step, taskState, TOOLS } from './reactive-prompts.fixture';
 
@@ -87,5 +88,23 @@ describe('reactive rule 2: change notices', () => {
     const result = await model.complete(changeRequest([], done));
     expect(result.toolCalls).toEqual([]);
     expect(result.finishReason).toBe('stop');
+  });
+
+  it('reads once after a notice: a read that could not be made is not repeated', async () => {
+    const gone = step('r1', 'document.read', { artifactId: DOC }, { ok: false, error: { code: 'ARTIFACT_NOT_FOUND' } });
+    const result = await model.complete(changeRequest([NOTICE], gone));
+    expect(result.toolCalls).toEqual([]);
+  });
+});
+
+describe('reactive rule 2: what counts as a change to a document', () => {
+  it.each([
+    ['please change the storyboard: the fox should be red', true],
+    ['edit the title: Foxes at dawn', true],
+    ['修改分镜：狐狸是红色的', true],
+    ['change the text on the poster', false],
+    ['add a poster of an owl', false],
+  ])('"%s" asks for a document change: %s', (text, expected) => {
+    expect(asksDocumentChange(text)).toBe(expected);
   });
 });

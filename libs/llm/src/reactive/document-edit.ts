@@ -14,11 +14,17 @@ export const DOCUMENT_TOOLS = { read: 'document.read', edit: 'document.edit', wr
 /** A changing verb (en, fr, de, es, zh) … */
 const CHANGE_WORDS =
   /(?<!\p{L})(?:change|edit|revise|update|modify|rewrite|rename|reword|fix|add|insert|shorten|correct|modifie[rz]?|change[rz]?|corrige[rz]?|ajoute[rz]?|ändere?|ändern|bearbeite|überarbeite|füge|cambia|modifica|edita|corrige|añade)(?!\p{L})|修改|更改|改成|改为|改一下|编辑|添加|加上/iu;
-/** … of a document (a word of one, or of its parts). */
+/** … of a document … */
 const DOCUMENT_WORDS =
-  /(?<!\p{L})(?:documents?|docs?|scripts?|storyboards?|brief|outline|concept|texts?|titles?|sections?|shots? list|paragraphs?|lines?|scénario|texte|titre|drehbuch|dokument|titel|guion|documento|texto|título)(?!\p{L})|文档|脚本|分镜|标题|文本|段落/iu;
+  /(?<!\p{L})(?:documents?|docs?|scripts?|storyboards?|brief|outline|concept|shot ?list|scénario|drehbuch|dokument|guion|documento)(?!\p{L})|文档|脚本|分镜/iu;
+/** … or of its parts, when no media is named ("change the text on the poster" is about the poster). */
+const PART_WORDS =
+  /(?<!\p{L})(?:texts?|titles?|sections?|paragraphs?|texte|titre|titel|texto|título)(?!\p{L})|标题|文本|段落/iu;
+const MEDIA_WORDS =
+  /(?<!\p{L})(?:posters?|images?|pictures?|photos?|illustrations?|logos?|videos?|clips?|affiches?|plakate?|bild(?:er)?|imagen(?:es)?|carteles?)(?!\p{L})|海报|图片|图像|照片|视频/iu;
 
-export const asksDocumentChange = (text: string) => CHANGE_WORDS.test(text) && DOCUMENT_WORDS.test(text);
+export const asksDocumentChange = (text: string) =>
+  CHANGE_WORDS.test(text) && (DOCUMENT_WORDS.test(text) || (PART_WORDS.test(text) && !MEDIA_WORDS.test(text)));
 
 export interface KnownDocument {
   artifactId: string;
@@ -104,17 +110,24 @@ export function documentEditStep(input: EditInput): EditDecision {
     kind: 'call',
     call: { id: input.callId, name, arguments: JSON.stringify(args) },
   });
+  const readsSince = (index: number) =>
+    sinceRequest.some(
+      (c) => c.name === DOCUMENT_TOOLS.read && c.args.artifactId === target.artifactId && c.index > index,
+    );
   // A notice newer than the version seen: read first (the notice names the version, not the text).
+  // Once only: a read that could not be made (the document gone) is the offline rules' to report.
   const notice = noticesIn(messages)
     .filter((n) => n.artifactId === target.artifactId)
     .sort((a, b) => b.toVersion - a.toVersion)[0];
   if (notice !== undefined && notice.toVersion > target.version)
-    return call(DOCUMENT_TOOLS.read, { artifactId: target.artifactId });
+    return readsSince(userIndex) ? { kind: 'none' } : call(DOCUMENT_TOOLS.read, { artifactId: target.artifactId });
   // A refused edit (someone changed it): read it again, once.
   const refused = edits.at(-1);
   if (refused !== undefined && refused.outcome?.ok === false && target.seenAt <= refused.index)
-    return call(DOCUMENT_TOOLS.read, { artifactId: target.artifactId });
-  if (target.text === undefined) return call(DOCUMENT_TOOLS.read, { artifactId: target.artifactId });
+    return readsSince(refused.index) ? { kind: 'none' } : call(DOCUMENT_TOOLS.read, { artifactId: target.artifactId });
+  // Read to learn the text, once: a result too large to be shown inline (stored) gives no text.
+  if (target.text === undefined)
+    return readsSince(userIndex) ? { kind: 'none' } : call(DOCUMENT_TOOLS.read, { artifactId: target.artifactId });
 
   const first = target.text.split('\n').find((line) => line.trim() !== '');
   if (first === undefined || target.text.split(first).length !== 2) return { kind: 'none' };
