@@ -32,4 +32,16 @@ describe('reactive rule 4: language', () => {
     const result = await model.complete(continuation([marker('message'), person('hello')]));
     expect(result.text).toBe(PHRASES.en.acknowledged);
   });
+
+  it("skips the runtime's own English stand-ins in the person's messages", async () => {
+    const result = await model.complete(
+      continuation([
+        marker('message'),
+        person("Merci, c'est parfait pour moi [changed later; see the constraints in force]"),
+        marker('message'),
+        person('(A message the person asked to forget.)'),
+      ]),
+    );
+    expect(result.text).toBe(PHRASES.fr.acknowledged);
+  });
 });

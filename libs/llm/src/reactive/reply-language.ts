@@ -8,11 +8,20 @@
 import type { ChatMessage } from '../model-provider.port';
 import { declaredLanguage, detectLanguage, type OfflineLanguage } from '../offline/language';
 
+/**
+ * The runtime's own words inside a person's message are no sign of the person's language: the
+ * stand-in for a forgotten message ("(A message the person asked to forget.)") and the marker
+ * of a withdrawn statement ("[changed later; see the constraints in force]"), both English
+ * (libs/runtime/src/context/history.ts, constraints.ts).
+ */
+const personWords = (content: string) =>
+  /^\(.*\)$/s.test(content.trim()) ? '' : content.replace(/\[changed later;[^\]]*\]/g, ' ');
+
 export function personLanguage(messages: readonly ChatMessage[]): OfflineLanguage {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const m = messages[i];
     if (m.role !== 'user') continue;
-    const language = detectLanguage(m.content);
+    const language = detectLanguage(personWords(m.content));
     if (language !== undefined) return language;
   }
   const systemTexts = messages.filter((m) => m.role === 'system').map((m) => m.content);
