@@ -144,9 +144,11 @@ export function preferencesIn(messages: readonly ChatMessage[]): string[] {
     const profile = PROFILE_HEADER.exec(m.content);
     if (profile) {
       const body = m.content.slice(profile.index + profile[0].length);
+      // Only its remembered lines (libs/memory/src/profile/render-profile.ts writes them as
+      // bullets): "Nothing is remembered about the person yet." is no preference.
       for (const line of body.split('\n')) {
-        const text = line.replace(/^\s*[-*•]\s*/, '').trim();
-        if (text !== '') found.push(text);
+        const bullet = /^\s*-\s+(.+)$/.exec(line);
+        if (bullet) found.push(bullet[1].trim());
       }
     }
   }

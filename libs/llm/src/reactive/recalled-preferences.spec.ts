@@ -38,4 +38,17 @@ describe('reactive rule 3: recalled memory', () => {
     const prompt = promptOf(await model.complete(posterRequest(RULES, [])));
     expect(prompt).toBe('a poster of a fox');
   });
+
+  it("takes no preference from a profile that remembers nothing (the runtime's placeholder texts)", async () => {
+    for (const placeholder of [
+      'No profile is kept yet: rely on what the person says in this task.',
+      'Nothing is remembered about the person yet.',
+    ]) {
+      const prefix: ChatMessage = {
+        role: 'system',
+        content: `You are Lomo.\n\nAbout the person (profile version 1):\n${placeholder}`,
+      };
+      expect(promptOf(await model.complete(posterRequest(prefix, [])))).toBe('a poster of a fox');
+    }
+  });
 });
