@@ -87,9 +87,10 @@ describe('the reactive model in the built standalone app', () => {
     const jobs = await jobsOf(taskId);
     expect(jobs).toHaveLength(1);
     expect(jobs[0].artifactId).toEqual(expect.any(String));
-    // The prompt the reactive policy wrote is the person's request, from its verb on.
+    // The prompt the reactive policy wrote is the person's request from its verb on, and nothing
+    // else: a new workspace remembers no preference.
     const orders = eventsOfType('GenerationRequested').join('\n');
-    expect(orders).toContain('a poster of a lighthouse at dawn');
+    expect(orders).toContain('"prompt":"a poster of a lighthouse at dawn"');
     const artifactId = String(jobs[0].artifactId);
 
     // The same request again, in the same task: the prompt shows the delivery (the call and its
