@@ -26,6 +26,13 @@ export type ReactiveDecision =
 export const isTaskStep = (request: CompletionRequest) =>
   request.responseFormat === undefined && request.tools.length > 0;
 
+/**
+ * A free-text call with no tools: the runtime's history summary (summarizer.ts). The policy
+ * answers it with nothing, and the runtime falls back to its extractive summary.
+ */
+export const isSummaryRequest = (request: CompletionRequest) =>
+  request.responseFormat === undefined && request.tools.length === 0;
+
 /** The tools the step may call (the masked strategy's allowedTools), like the offline policy sees them. */
 function callableTools(request: CompletionRequest) {
   if (request.toolChoice === 'none') return [];

@@ -71,4 +71,34 @@ describe('the reactive policy served over the chat-completions wire format', () 
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
   });
+
+  it('answers a structured call it does not know through the `structured` hook a drill plugs in', async () => {
+    const withHook = await startReactiveOpenAIServer({
+      structured: (name) => (name === 'memory_extraction' ? JSON.stringify({ candidates: [] }) : undefined),
+    });
+    try {
+      const client = new OpenAIModelProvider({
+        apiKey: 'k',
+        model: 'reactive',
+        baseUrl: withHook.baseUrl,
+        maxRetries: 0,
+      });
+      const result = await client.complete({
+        messages: [{ role: 'user', content: '{}' }],
+        tools: [],
+        responseFormat: { name: 'memory_extraction', schema: { type: 'object' } },
+      });
+      expect(JSON.parse(result.text)).toEqual({ candidates: [] });
+      // Without the hook the policy knows no such format: a 400, as a vendor would refuse it.
+      await expect(
+        wire.complete({
+          messages: [{ role: 'user', content: '{}' }],
+          tools: [],
+          responseFormat: { name: 'memory_extraction', schema: { type: 'object' } },
+        }),
+      ).rejects.toMatchObject({ code: 'MODEL_BAD_REQUEST' });
+    } finally {
+      await withHook.close();
+    }
+  });
 });

@@ -9,7 +9,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isModelError } from '../../model-errors';
-import { ReactiveModelProvider } from '../reactive-model-provider';
+import type { CompletionRequest } from '../../model-provider.port';
+import { estimateUsage } from '../../token-estimate';
+import { REACTIVE_MODEL_NAME, ReactiveModelProvider } from '../reactive-model-provider';
 import { chatCompletionBody } from '../../testing/fake-openai-server';
 import { completionRequestOf, WireRequestError } from './wire-request';
 
@@ -36,7 +38,20 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
 }
 
-export async function startReactiveOpenAIServer(options: { port?: number } = {}): Promise<ReactiveOpenAIServer> {
+export interface ReactiveOpenAIServerOptions {
+  port?: number;
+  /**
+   * Answers a structured call the policy does not know (its JSON text), or undefined to leave it
+   * to the policy. The wire path turns on the runtime's model-backed side systems (memory
+   * extraction with LOMO_MODEL_PROVIDER=openai), whose formats live in other libraries: a drill
+   * plugs their offline counterparts in here (e.g. @lomo/memory's offline extractor).
+   */
+  structured?: (name: string, request: CompletionRequest) => Promise<string | undefined> | string | undefined;
+}
+
+export async function startReactiveOpenAIServer(
+  options: ReactiveOpenAIServerOptions = {},
+): Promise<ReactiveOpenAIServer> {
   const model = new ReactiveModelProvider();
   let answered = 0;
   const server = createServer((req, res) => {
@@ -48,7 +63,17 @@ export async function startReactiveOpenAIServer(options: { port?: number } = {})
     void (async () => {
       try {
         const request = completionRequestOf(await readBody(req));
-        const result = await model.complete(request);
+        const own = request.responseFormat && (await options.structured?.(request.responseFormat.name, request));
+        const result =
+          typeof own === 'string'
+            ? {
+                text: own,
+                toolCalls: [],
+                finishReason: 'stop',
+                usage: estimateUsage(request, own),
+                model: REACTIVE_MODEL_NAME,
+              }
+            : await model.complete(request);
         answered += 1;
         reply(
           res,
