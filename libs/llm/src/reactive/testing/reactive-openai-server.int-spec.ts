@@ -3,7 +3,7 @@ import type { CompletionRequest } from '../../model-provider.port';
 import { OpenAIModelProvider } from '../../openai/openai-model-provider';
 import { completeStructured } from '../../structured/structured-output';
 import { ReactiveModelProvider } from '../reactive-model-provider';
-import { marker, person, RULES, taskState, TOOLS } from '../reactive-prompts.fixture';
+import { marker, ok, person, RULES, step, taskState, TOOLS } from '../reactive-prompts.fixture';
 import { startReactiveOpenAIServer, type ReactiveOpenAIServer } from './reactive-openai-server';
 
 // The reactive policy over the wire: the openai adapter, through the real SDK and a socket, gets
@@ -42,6 +42,27 @@ describe('the reactive policy served over the chat-completions wire format', () 
     );
     expect(JSON.parse(overWire.toolCalls[0].arguments).prompt).toContain('main colour: blue');
     expect(overWire.finishReason).toBe('tool_calls');
+  });
+
+  it('reads the dotted tool names the adapter sends as "__" (a plan step keys on checklist.plan, document.write)', async () => {
+    const request: CompletionRequest = {
+      messages: [
+        RULES,
+        marker('message'),
+        person('I want a series of three posters for the autumn fair'),
+        ...step('c1', 'checklist.update', { itemId: 'concept', status: 'done' }, ok({ itemId: 'concept' })),
+        taskState('a series of three posters for the autumn fair', [
+          '- [done] concept: Concept {output: artifact}',
+          '- [pending] layouts: Layouts {output: artifact}',
+        ]),
+      ],
+      tools: TOOLS,
+    };
+    const [overWire, direct] = await Promise.all([wire.complete(request), inProcess.complete(request)]);
+    expect(direct.toolCalls.map((c) => c.name)).toEqual(['document.write']);
+    expect(overWire.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual(
+      direct.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]),
+    );
   });
 
   it('answers the router (a strict json_schema response format) as the provider does', async () => {

@@ -13,7 +13,7 @@ import type { CompletionRequest } from '../../model-provider.port';
 import { estimateUsage } from '../../token-estimate';
 import { REACTIVE_MODEL_NAME, ReactiveModelProvider } from '../reactive-model-provider';
 import { chatCompletionBody } from '../../testing/fake-openai-server';
-import { completionRequestOf, WireRequestError } from './wire-request';
+import { completionRequestOf, toWireName, WireRequestError } from './wire-request';
 
 export interface ReactiveOpenAIServer {
   /** Pass as OPENAI_BASE_URL (or the adapter's baseUrl). */
@@ -80,7 +80,7 @@ export async function startReactiveOpenAIServer(
           200,
           chatCompletionBody({
             content: result.toolCalls.length > 0 && result.text === '' ? null : result.text,
-            toolCalls: result.toolCalls,
+            toolCalls: result.toolCalls.map((c) => ({ ...c, name: toWireName(c.name) })),
             finishReason: result.finishReason,
             usage: { prompt: result.usage.inputTokens, completion: result.usage.outputTokens },
             model: result.model,

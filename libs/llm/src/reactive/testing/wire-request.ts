@@ -8,6 +8,13 @@ import { isRecord } from '../../offline/json-values';
 
 export class WireRequestError extends Error {}
 
+/**
+ * The openai adapter sends dotted tool names with "__" for the dots (openai/tool-name-codec.ts:
+ * OpenAI function names allow no dot); the policy reads the names the runtime gave.
+ */
+export const fromWireName = (name: string) => name.replace(/__/g, '.');
+export const toWireName = (name: string) => name.replace(/\./g, '__');
+
 const text = (value: unknown): string => {
   if (typeof value === 'string') return value;
   // Content parts: the text parts joined (the adapter sends strings; other clients may not).
@@ -30,7 +37,11 @@ function messageOf(value: unknown): ChatMessage {
       const calls = Array.isArray(value.tool_calls) ? value.tool_calls : [];
       const toolCalls = calls.filter(isRecord).map((c) => {
         const fn = isRecord(c.function) ? c.function : {};
-        return { id: String(c.id ?? ''), name: String(fn.name ?? ''), arguments: String(fn.arguments ?? '{}') };
+        return {
+          id: String(c.id ?? ''),
+          name: fromWireName(String(fn.name ?? '')),
+          arguments: String(fn.arguments ?? '{}'),
+        };
       });
       return { role: 'assistant', content: text(value.content), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
     }
@@ -43,14 +54,16 @@ function toolOf(value: unknown): ToolSpec | undefined {
   if (!isRecord(value) || !isRecord(value.function)) return undefined;
   const fn = value.function;
   return {
-    name: String(fn.name ?? ''),
+    name: fromWireName(String(fn.name ?? '')),
     description: typeof fn.description === 'string' ? fn.description : '',
     parameters: isRecord(fn.parameters) ? fn.parameters : {},
   };
 }
 
 const functionName = (value: unknown) =>
-  isRecord(value) && isRecord(value.function) && typeof value.function.name === 'string' ? value.function.name : '';
+  isRecord(value) && isRecord(value.function) && typeof value.function.name === 'string'
+    ? fromWireName(value.function.name)
+    : '';
 
 /** tool_choice: a mode, a named function, or allowed_tools (its names become allowedTools). */
 function choiceOf(value: unknown): Pick<CompletionRequest, 'toolChoice' | 'allowedTools'> {
