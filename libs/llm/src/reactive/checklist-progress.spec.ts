@@ -1,6 +1,6 @@
 import type { ChatMessage, CompletionRequest } from '../model-provider.port';
 import { ReactiveModelProvider } from './reactive-model-provider';
-import { marker, ok, person, RULES, step, taskState, TOOLS } from './reactive-prompts.fixture';
+import { marker, ok, person, RULES, step, taskState, TOOLS } from './reactive-prompts.fixtures';
 
 // Rule 1 (README.md, "Checklist progress"): the next stage the checklist shows is worked in this
 // turn; without the checklist (or with a stage waiting for review) the turn ends.

@@ -1,7 +1,7 @@
 import type { ChatMessage, CompletionRequest } from '../model-provider.port';
 import { PHRASES } from '../offline/phrases';
 import { ReactiveModelProvider } from './reactive-model-provider';
-import { marker, ok, person, RULES, step, taskState, TOOLS } from './reactive-prompts.fixture';
+import { marker, ok, person, RULES, step, taskState, TOOLS } from './reactive-prompts.fixtures';
 
 // Rule 5 (README.md, "No duplicates"): a request whose delivery the prompt shows is not ordered
 // again; without that delivery in the prompt, it is.

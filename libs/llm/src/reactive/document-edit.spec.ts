@@ -1,7 +1,7 @@
 import type { ChatMessage, CompletionRequest } from '../model-provider.port';
 import { asksDocumentChange } from './document-edit';
 import { ReactiveModelProvider } from './reactive-model-provider';
-import { marker, ok, person, RULES, step, taskState, TOOLS } from './reactive-prompts.fixture';
+import { marker, ok, person, RULES, step, taskState, TOOLS } from './reactive-prompts.fixtures';
 
 // Rule 2 (README.md, "Change notices"): with a change notice for the document it reads it first
 // and edits the version read; without one it edits the version its own earlier results showed.

@@ -3,7 +3,7 @@ import type { CompletionRequest } from '../model-provider.port';
 import { OfflineModelProvider } from '../offline/offline-model-provider';
 import { completeStructured } from '../structured/structured-output';
 import { ReactiveModelProvider, REACTIVE_MODEL_NAME } from './reactive-model-provider';
-import { marker, person, RULES, taskState, TOOLS } from './reactive-prompts.fixture';
+import { marker, person, RULES, taskState, TOOLS } from './reactive-prompts.fixtures';
 
 // The provider: side calls are the offline policy's, task steps the reactive rules', and every
 // answer depends on the request alone.

@@ -1,6 +1,6 @@
 import type { ChatMessage, CompletionRequest } from '../model-provider.port';
 import { ReactiveModelProvider } from './reactive-model-provider';
-import { marker, person, RULES, taskState, TOOLS } from './reactive-prompts.fixture';
+import { marker, person, RULES, taskState, TOOLS } from './reactive-prompts.fixtures';
 
 // Rule 3 (README.md, "Recalled memory"): what the recalled-memory layer and the profile show is
 // carried into the generation prompt; what they do not show (forgotten) cannot be.

@@ -1,7 +1,7 @@
 import type { ChatMessage, CompletionRequest } from '../model-provider.port';
 import { PHRASES } from '../offline/phrases';
 import { ReactiveModelProvider } from './reactive-model-provider';
-import { marker, person, RULES, taskState, TOOLS } from './reactive-prompts.fixture';
+import { marker, person, RULES, taskState, TOOLS } from './reactive-prompts.fixtures';
 
 // Rule 4 (README.md, "Language"): the reply is in the language of the person's latest message the
 // prompt shows, even in a turn the runtime started and against the task's stored language.

@@ -3,7 +3,7 @@ import type { CompletionRequest } from '../../model-provider.port';
 import { OpenAIModelProvider } from '../../openai/openai-model-provider';
 import { completeStructured } from '../../structured/structured-output';
 import { ReactiveModelProvider } from '../reactive-model-provider';
-import { marker, ok, person, RULES, step, taskState, TOOLS } from '../reactive-prompts.fixture';
+import { marker, ok, person, RULES, step, taskState, TOOLS } from '../reactive-prompts.fixtures';
 import { startReactiveOpenAIServer, type ReactiveOpenAIServer } from './reactive-openai-server';
 
 // The reactive policy over the wire: the openai adapter, through the real SDK and a socket, gets
