@@ -48,7 +48,7 @@ export const configShape = {
   KAFKA_HEARTBEAT_INTERVAL_MS: positiveInt(60_000),
   EVENTSTORE_URL: z.string().startsWith('esdb').optional(),
   SHUTDOWN_TIMEOUT_MS: positiveInt(120_000),
-  LOMO_MODEL_PROVIDER: z.enum(['offline', 'openai']),
+  LOMO_MODEL_PROVIDER: z.enum(['offline', 'openai', 'reactive']),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   LOMO_MODEL: z.string().min(1).max(200),
@@ -212,7 +212,7 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_MODEL_PROVIDER: {
     default: 'offline',
     meaning:
-      '`offline`: a deterministic keyword policy (a demo stand-in, not a model); `openai`: any OpenAI-compatible endpoint',
+      '`offline`: a deterministic keyword policy (a demo stand-in, not a model); `openai`: any OpenAI-compatible endpoint; `reactive`: a test policy for the drills that decides only from its prompt (libs/llm/src/reactive/README.md)',
   },
   OPENAI_BASE_URL: { meaning: 'Base URL of the OpenAI-compatible endpoint (SDK default when unset)' },
   OPENAI_API_KEY: { meaning: 'API key for the endpoint; required when LOMO_MODEL_PROVIDER=openai', secret: true },

@@ -2,6 +2,7 @@ import { ConfigError } from '@lomo/contracts';
 import { createModelProvider, MODEL_CONFIG_ENV, type ModelProviderConfig } from './create-model-provider';
 import { OfflineModelProvider } from './offline/offline-model-provider';
 import { OpenAIModelProvider } from './openai/openai-model-provider';
+import { ReactiveModelProvider } from './reactive/reactive-model-provider';
 import { ScriptedModelProvider } from './scripted/scripted-model-provider';
 
 describe('createModelProvider', () => {
@@ -16,6 +17,14 @@ describe('createModelProvider', () => {
     const scripted = createModelProvider({ provider: 'scripted', script: [{ reply: { text: 'hi' } }] });
     expect(scripted).toBeInstanceOf(ScriptedModelProvider);
     await expect(scripted.complete({ messages: [], tools: [] })).resolves.toMatchObject({ text: 'hi' });
+  });
+
+  it('builds the reactive test policy for LOMO_MODEL_PROVIDER=reactive', async () => {
+    const reactive = createModelProvider({ provider: 'reactive' });
+    expect(reactive).toBeInstanceOf(ReactiveModelProvider);
+    await expect(
+      reactive.complete({ messages: [{ role: 'user', content: 'hello' }], tools: [] }),
+    ).resolves.toMatchObject({ finishReason: 'stop' });
   });
 
   it('fails at start-up, naming the environment variables, on a bad openai configuration', () => {

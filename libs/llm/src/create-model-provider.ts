@@ -4,10 +4,11 @@ import type { ModelProvider } from './model-provider.port';
 import { OfflineModelProvider } from './offline/offline-model-provider';
 import { OpenAIModelProvider } from './openai/openai-model-provider';
 import { OPENAI_DEFAULTS } from './openai/openai-options';
+import { ReactiveModelProvider } from './reactive/reactive-model-provider';
 import { ScriptedModelProvider, type ScriptedStep } from './scripted/scripted-model-provider';
 import { withConfigNames } from './provider-config-error';
 
-export const MODEL_PROVIDER_KINDS = ['offline', 'openai', 'scripted'] as const;
+export const MODEL_PROVIDER_KINDS = ['offline', 'openai', 'scripted', 'reactive'] as const;
 export type ModelProviderKind = (typeof MODEL_PROVIDER_KINDS)[number];
 
 /** The small, flat shape the app maps its environment onto (names in MODEL_CONFIG_ENV). */
@@ -49,6 +50,9 @@ export function createModelProvider(config: ModelProviderConfig = {}): ModelProv
       return new OfflineModelProvider();
     case 'scripted':
       return new ScriptedModelProvider(config.script ?? []);
+    case 'reactive':
+      // A test policy for the drills (reactive/README.md): decides only from the prompt it is sent.
+      return new ReactiveModelProvider();
     case 'openai':
       // Errors name the variables an operator actually sets.
       return withConfigNames(

@@ -27,6 +27,7 @@ export { OpenAIModelProvider } from './openai/openai-model-provider';
 export { OPENAI_DEFAULTS, type OpenAIModelProviderOptions } from './openai/openai-options';
 export type { MaxTokensParameter } from './openai/openai-request';
 export { OfflineModelProvider, OFFLINE_MODEL_NAME } from './offline/offline-model-provider';
+export { ReactiveModelProvider, REACTIVE_MODEL_NAME } from './reactive/reactive-model-provider';
 export {
   ScriptedModelProvider,
   type RecordedRequest,

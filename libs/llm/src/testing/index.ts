@@ -11,3 +11,4 @@ export {
   type FakeOpenAIServer,
 } from './fake-openai-server';
 export { prefixBytesOf, prefixPartsOf, type RequestPrefixParts } from './request-prefix';
+export { startReactiveOpenAIServer, type ReactiveOpenAIServer } from '../reactive/testing/reactive-openai-server';
