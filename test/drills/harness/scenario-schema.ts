@@ -9,8 +9,17 @@ import { z } from 'zod';
 
 const taskName = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a task name is lower-case words joined by "-"');
 
-/** Which task a message is meant for: a new one of that name, or the named task opened earlier. */
-export const targetSchema = z.union([z.object({ new: taskName }).strict(), z.object({ task: taskName }).strict()]);
+/**
+ * Which task a message is meant for: a new one of that name, or the named task opened earlier;
+ * `main: true` for a message to Main that no task should take (a fact about the person). The
+ * misroute metric scores `new` and `task` messages; a Main message must get no task.
+ */
+export const targetSchema = z.union([
+  z.object({ new: taskName }).strict(),
+  z.object({ task: taskName }).strict(),
+  z.object({ main: z.literal(true) }).strict(),
+]);
+export type DrillTarget = z.infer<typeof targetSchema>;
 
 /** Picks one open card of a task; every given field must match. */
 const cardMatch = z
@@ -99,6 +108,22 @@ const correctStep = z
 const stopStep = z.object({ stop_task: taskName }).strict();
 /** The app process dies (SIGKILL) or stops, and starts again on the same data directory. */
 const restartStep = z.object({ restart: z.enum(['kill', 'stop']) }).strict();
+
+/** Each step is an object with one key naming what the person does; the key picks its schema. */
+export const STEP_SCHEMAS = {
+  say: sayStep,
+  wait: waitStep,
+  approve: approveStep,
+  adjust: adjustStep,
+  edit_artifact: editArtifactStep,
+  edit_flow: editFlowStep,
+  switch_to: switchStep,
+  advance_clock: advanceClockStep,
+  forget: forgetStep,
+  correct: correctStep,
+  stop_task: stopStep,
+  restart: restartStep,
+} as const;
 
 export const stepSchema = z.union([
   sayStep,

@@ -83,7 +83,7 @@ export class ScriptedPerson {
     if ('say' in step) {
       const { text, target } = step.say;
       const clientMessageId = step.say.clientMessageId ?? `${this.scenario.name}-${i + 1}`;
-      this.intendedTargets.set(clientMessageId, target);
+      if (!('main' in target)) this.intendedTargets.set(clientMessageId, target);
       const sent = await this.client.request<{ sendMessage: { messageId: string } }>(SEND_MESSAGE, {
         text,
         client: clientMessageId,
@@ -99,6 +99,12 @@ export class ScriptedPerson {
         30_000,
       );
       const routing = routed.message!.routing!;
+      if ('main' in target) {
+        // Main's own message: a task taking it is a misroute the metric cannot see (no task name).
+        if (routing.taskId !== null)
+          throw new Error(`"${text.slice(0, 60)}" was meant for Main, routed ${routing.outcome} to a task`);
+        return;
+      }
       const name = 'new' in target ? target.new : target.task;
       // The person goes on with the task the message reached; a miss is the metric's to count.
       if (routing.taskId === null)
