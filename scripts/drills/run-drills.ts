@@ -70,6 +70,8 @@ async function main(): Promise<number> {
       say(
         `drill ${r.name}: ${r.passed ? 'passed' : r.status === 'known-gap' ? 'known gap' : 'FAILED'} in ${(r.wallMs / 1000).toFixed(1)} s` +
           (r.error !== undefined ? ` (${r.error.slice(0, 300)})` : '') +
+          (r.unmet.length > 0 ? ` unmet: ${r.unmet.join('; ')}` : '') +
+          (r.offIdeal.length > 0 ? ` off ideal: ${r.offIdeal.join(', ')}` : '') +
           (r.dataDir !== undefined ? ` data: ${r.dataDir}` : ''),
       );
     }

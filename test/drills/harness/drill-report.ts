@@ -69,9 +69,10 @@ export function table(results: readonly ScenarioResult[]): string {
     'scenario',
     'verdict',
     ...SUMMARY_KEYS.map((k) => SHORT[k]),
+    'stalled',
     'calls/art',
     'appr→prog ms',
-    'spent',
+    'spent (minor)',
     'wall s',
   ];
   const rows = results.map((r) => {
@@ -81,6 +82,7 @@ export function table(results: readonly ScenarioResult[]): string {
       r.name,
       verdict,
       ...SUMMARY_KEYS.map((k) => (f === undefined ? '-' : String(f[k]))),
+      f === undefined ? '-' : String(f.stalled_approvals),
       f?.model_calls_per_artifact == null ? '-' : f.model_calls_per_artifact.toFixed(1),
       f?.approval_to_progress_ms_median == null ? '-' : String(Math.round(f.approval_to_progress_ms_median)),
       f === undefined
