@@ -129,12 +129,19 @@ async function unmetExpectations(
         `${name}: checklist not done (${t.checklist.map((i) => `${i.itemId}=${i.status}`).join(', ') || 'no plan'})`,
       );
   }
-  for (const [name, min] of Object.entries(expect.min_artifacts ?? {})) {
+  const liveArtifacts = async (name: string) => {
     const rows = await client.request<{ artifacts: { edges: Array<{ node: { deleted: boolean } }> } }>(TASK_ARTIFACTS, {
       task: person.tasks.get(name),
     });
-    const live = rows.artifacts.edges.filter((e) => !e.node.deleted).length;
+    return rows.artifacts.edges.filter((e) => !e.node.deleted).length;
+  };
+  for (const [name, min] of Object.entries(expect.min_artifacts ?? {})) {
+    const live = await liveArtifacts(name);
     if (live < min) unmet.push(`${name}: ${live} artefacts, expected at least ${min}`);
+  }
+  for (const [name, max] of Object.entries(expect.max_artifacts ?? {})) {
+    const live = await liveArtifacts(name);
+    if (live > max) unmet.push(`${name}: ${live} artefacts, expected at most ${max}`);
   }
   for (const [name, status] of Object.entries(expect.status ?? {})) {
     const t = await state(name);

@@ -148,6 +148,8 @@ const expectation = z
     checklist_done: z.array(taskName).optional(),
     /** At least this many artefacts linked to the task's checklist or made by its jobs. */
     min_artifacts: z.record(taskName, z.number().int().nonnegative()).optional(),
+    /** At most this many: the agent built on what exists instead of making it again. */
+    max_artifacts: z.record(taskName, z.number().int().nonnegative()).optional(),
     /** The task ends with this status. */
     status: z.record(taskName, z.enum(['ACTIVE', 'WAITING', 'COMPLETED', 'STOPPED', 'PAUSED', 'ARCHIVED'])).optional(),
     /** The task's language stays this BCP 47 tag. */
