@@ -1,0 +1,59 @@
+import { rmSync } from 'node:fs';
+import { runScenario } from './harness/run-scenario';
+import { parseScenario } from './harness/scenario-file';
+import { DrillApp } from './harness/drill-app';
+import { advanceClock } from './harness/test-control';
+
+// The harness itself, as the fault drills will use it: the app SIGKILLed mid-work and started
+// again on the same data directory, the person's subscription resumed, the metrics still read one
+// log; and the clock surface's 404 fallback.
+
+describe('the drill harness', () => {
+  it('a drill with the app SIGKILLed while a poster renders restarts on the same data directory and completes at the ideal figures', async () => {
+    const scenario = parseScenario(
+      [
+        'name: killed-mid-run',
+        'title: The poster series with a crash while the first poster renders',
+        'person:',
+        '  - say: {text: Please make a series of three posters for the winter lantern walk, target: {new: posters}}',
+        '  - wait: {for: cards, task: posters, count: 2}',
+        '  - approve: {task: posters, card: {kind: REVIEW}}',
+        '  - approve: {task: posters, card: {kind: BUDGET}}',
+        '  - wait: {for: generating, task: posters}',
+        '  - restart: kill',
+        '  - wait: {for: done, task: posters, timeout: 180s}',
+        'expect:',
+        '  checklist_done: [posters]',
+        '  min_artifacts: {posters: 5}',
+      ].join('\n'),
+      'killed-mid-run.yaml',
+    );
+    const result = await runScenario(scenario, { keepDataDir: true });
+    try {
+      expect({ error: result.error ?? null, unmet: result.unmet, offIdeal: result.offIdeal }).toEqual({
+        error: null,
+        unmet: [],
+        offIdeal: [],
+      });
+      expect(result.passed).toBe(true);
+      // One log across both processes: the three posters charged once each, as approved.
+      expect(result.metrics!.figures.cost_spent_minor).toEqual(result.metrics!.figures.cost_approved_minor);
+    } finally {
+      if (result.dataDir !== undefined) rmSync(result.dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('advanceClock answers whether the app moved its clock; without the test-control surface (404) it records the offset and the app runs on', async () => {
+    const app = new DrillApp();
+    try {
+      await app.start();
+      const operator = await app.createToken('ops', 'sam', 'operator');
+      const advanced = await advanceClock(app.url, operator, 3 * 86_400_000);
+      expect(advanced.advanceMs).toBe(259_200_000);
+      expect(advanced.applied).toBe(advanced.status !== 404);
+      expect(app.running).toBe(true);
+    } finally {
+      await app.dispose();
+    }
+  }, 60_000);
+});
