@@ -44,7 +44,13 @@ const sayStep = z
   })
   .strict();
 
-const waitFor = z.enum(['idle', 'done', 'cards', 'generating', 'stopped']);
+/**
+ * idle: the agent answered the person's last action on the task and no turn runs; done: idle, no
+ * open card, the checklist complete; cards: `count` open cards; generating: a paid job was
+ * submitted since; stopped: the task is stopped; jobs-settled: every job of the workspace so far
+ * has completed or failed (what was in flight when the person acted has landed).
+ */
+const waitFor = z.enum(['idle', 'done', 'cards', 'generating', 'stopped', 'jobs-settled']);
 const waitStep = z
   .object({
     wait: z

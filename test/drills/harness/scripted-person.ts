@@ -281,6 +281,17 @@ export class ScriptedPerson {
       cards: (t) => t.pendingCheckpoints.length >= (wait.count ?? 1),
       generating: () => this.client.feed.slice(since).some((e) => e.type === 'GenerationSubmitted'),
       stopped: (t) => t.status === 'STOPPED' && t.activeTurnId === null,
+      'jobs-settled': () => {
+        const jobs = new Set(
+          this.client.feed.filter((e) => e.streamId.startsWith('generation-')).map((e) => e.streamId),
+        );
+        const ended = new Set(
+          this.client.feed
+            .filter((e) => e.type === 'GenerationCompleted' || e.type === 'GenerationFailed')
+            .map((e) => e.streamId),
+        );
+        return [...jobs].every((job) => ended.has(job));
+      },
     };
     await this.client.until(`"${wait.task}" ${wait.for}`, this.readTask(id), accept[wait.for], timeout);
   }
