@@ -43,6 +43,33 @@ describe('the drill harness', () => {
     }
   }, 300_000);
 
+  it('the metrics read the scenario’s truth: a message whose file names the wrong task is one misroute, with its finding, and the drill fails', async () => {
+    const scenario = parseScenario(
+      [
+        'name: wrong-truth',
+        'title: A deliberately wrong ground truth',
+        'person:',
+        '  - say: {text: Please make a 3d model of a ceramic teapot with a bamboo handle, target: {new: teapot}}',
+        // Routing rightly opens a poster task; the file claims it was meant for the teapot.
+        '  - say: {text: Please make a series of three posters for the brass lamp shop, target: {task: teapot}}',
+      ].join('\n'),
+      'wrong-truth.yaml',
+    );
+    const result = await runScenario(scenario);
+    expect({ completed: result.completed, passed: result.passed, offIdeal: result.offIdeal }).toEqual({
+      completed: true,
+      passed: false,
+      offIdeal: ['misroutes=1'],
+    });
+    expect(result.metrics!.findings).toEqual([
+      expect.objectContaining({
+        metric: 'misroutes',
+        type: 'RoutingDecided',
+        detail: expect.stringContaining('meant for "teapot"'),
+      }),
+    ]);
+  }, 120_000);
+
   it('advanceClock answers whether the app moved its clock; without the test-control surface (404) it records the offset and the app runs on', async () => {
     const app = new DrillApp();
     try {
