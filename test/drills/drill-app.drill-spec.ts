@@ -9,7 +9,7 @@ import { advanceClock } from './harness/test-control';
 // log; and the clock surface's 404 fallback.
 
 describe('the drill harness', () => {
-  it('a drill with the app SIGKILLed while a poster renders restarts on the same data directory and completes at the ideal figures', async () => {
+  it('a drill with the app SIGKILLed while a poster renders restarts on the same data directory and completes at the ideal figures, which `lomo metrics` prints too', async () => {
     const scenario = parseScenario(
       [
         'name: killed-mid-run',
@@ -38,6 +38,14 @@ describe('the drill harness', () => {
       expect(result.passed).toBe(true);
       // One log across both processes: the three posters charged once each, as approved.
       expect(result.metrics!.figures.cost_spent_minor).toEqual(result.metrics!.figures.cost_approved_minor);
+      // The operator's own tool on the same data directory prints the same figures.
+      const stopped = new DrillApp({ dataDir: result.dataDir });
+      const operator = await stopped.createToken('ops', 'sam', 'operator');
+      const printed = await stopped.cli(['--json', '--token', operator, 'metrics', '--workspace', 'ws_drill']);
+      expect({ code: printed.code, stderr: printed.code === 0 ? '' : printed.stderr }).toEqual({ code: 0, stderr: '' });
+      const cli = JSON.parse(printed.stdout.trim()) as { figures: Record<string, unknown>; events: number };
+      expect(cli.events).toBe(result.metrics!.events);
+      expect(cli.figures).toMatchObject(result.metrics!.figures);
     } finally {
       if (result.dataDir !== undefined) rmSync(result.dataDir, { recursive: true, force: true });
     }
