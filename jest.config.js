@@ -1,5 +1,6 @@
-// Four projects: unit (pure, in-memory, fast), integration (embedded SQLite, child processes),
-// browser (Debian's chromium), distributed (needs Kafka / FerretDB started by scripts/infra).
+// Five projects: unit (pure, in-memory, fast), integration (embedded SQLite, child processes),
+// browser (Debian's chromium), distributed (needs Kafka / FerretDB started by scripts/infra),
+// drills (end-to-end scenarios on the built app).
 const swcOptions = require('./scripts/swc-options.cjs');
 const { jsc, module: mod } = swcOptions('x.ts');
 
@@ -30,5 +31,8 @@ module.exports = {
       displayName: 'distributed',
       testMatch: ['<rootDir>/test/distributed/**/*.dist-spec.ts'],
     },
+    // End-to-end drills (issue 21): the built standalone app driven by scripted people; minutes
+    // long, so `npm run test:drills` runs them in band and `npm test` leaves them out.
+    { ...shared, displayName: 'drills', testMatch: ['<rootDir>/test/drills/**/*.drill-spec.ts'] },
   ],
 };

@@ -6,6 +6,7 @@ class NotRunReporter {
       '  npm run test:browser      the explorer in a real browser; needs Debian chromium (apt-get install chromium)',
       '  npm run test:distributed  Kafka, FerretDB, multi-process drills; start the servers first:',
       '                            bash scripts/infra/kafka.sh start && bash scripts/infra/ferretdb.sh start',
+      '  npm run test:drills       end-to-end drills on the built app, a few minutes (test/drills/README.md)',
       '  EventStoreDB contract     runs inside `npm test` only when EVENTSTORE_URL points at a server',
       '  bash .ci/run              all of the above, as CI runs them',
     ];

@@ -1,0 +1,298 @@
+import type { DrillApp } from './drill-app';
+import { DrillClient } from './drill-client';
+import {
+  CONFIRM_FORGETTING,
+  CORRECT_MEMORY,
+  DOCUMENT,
+  EDIT_DOCUMENT,
+  EDIT_FLOW_NODES,
+  FLOW,
+  FORGET_MEMORY,
+  FORGETTING,
+  MEMORIES,
+  MESSAGE_ROUTING,
+  RESOLVE_CHECKPOINT,
+  SEND_MESSAGE,
+  STOP_TASK,
+  TASK_ARTIFACTS,
+  TASK_STATE,
+  type ArtifactRow,
+  type TaskState,
+} from './queries';
+import { durationMs, type DrillScenario, type DrillStep } from './scenario-schema';
+import { advanceClock, type ClockAdvance } from './test-control';
+
+/** A step the app would not let the person do, or a state that never came: the scenario cannot complete. */
+export class DrillStepError extends Error {
+  constructor(
+    readonly stepIndex: number,
+    readonly step: DrillStep,
+    cause: unknown,
+  ) {
+    super(`step ${stepIndex + 1} ${JSON.stringify(step)}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'DrillStepError';
+  }
+}
+
+const DEFAULT_WAIT_MS = 120_000;
+
+/** Plays a scenario's person against the running app, through the public API only. */
+export class ScriptedPerson {
+  /** Scenario task name → task id, as routing decided for the message that opened it. */
+  readonly tasks = new Map<string, string>();
+  /** clientMessageId → intended target: the misroute metric's ground truth. */
+  readonly intendedTargets = new Map<string, { new: string } | { task: string }>();
+  readonly clock: ClockAdvance[] = [];
+  /** Feed position of the person's last action per task: waits look for the agent's answer after it. */
+  private readonly lastActionAt = new Map<string, number>();
+  readonly log: Array<{ step: number; what: string; atMs: number }> = [];
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly scenario: DrillScenario,
+    private readonly app: DrillApp,
+    readonly client: DrillClient,
+    private readonly operatorToken: string,
+  ) {}
+
+  async play(): Promise<void> {
+    for (const [i, step] of this.scenario.person.entries()) {
+      try {
+        await this.perform(i, step);
+      } catch (error) {
+        throw new DrillStepError(i, step, error);
+      }
+      this.log.push({ step: i + 1, what: Object.keys(step)[0], atMs: Date.now() - this.started });
+    }
+  }
+
+  private taskId(name: string): string {
+    const id = this.tasks.get(name);
+    if (id === undefined) throw new Error(`task "${name}" was never opened (its message did not open a task)`);
+    return id;
+  }
+
+  private acted(name: string): void {
+    this.lastActionAt.set(name, this.client.feed.length);
+  }
+
+  private readTask = (id: string) => async () =>
+    (await this.client.request<{ task: TaskState }>(TASK_STATE, { id })).task;
+
+  private async perform(i: number, step: DrillStep): Promise<void> {
+    if ('say' in step) {
+      const { text, target } = step.say;
+      const clientMessageId = step.say.clientMessageId ?? `${this.scenario.name}-${i + 1}`;
+      if (!('main' in target)) this.intendedTargets.set(clientMessageId, target);
+      const sent = await this.client.request<{ sendMessage: { messageId: string } }>(SEND_MESSAGE, {
+        text,
+        client: clientMessageId,
+      });
+      const routed = await this.client.until(
+        `routing of "${text.slice(0, 60)}"`,
+        () =>
+          this.client.request<{ message: { routing: { taskId: string | null; outcome: string } | null } | null }>(
+            MESSAGE_ROUTING,
+            { id: sent.sendMessage.messageId },
+          ),
+        (r) => r.message?.routing != null,
+        30_000,
+      );
+      const routing = routed.message!.routing!;
+      if ('main' in target) {
+        // Main's own message: a task taking it is a misroute the metric cannot see (no task name).
+        if (routing.taskId !== null)
+          throw new Error(`"${text.slice(0, 60)}" was meant for Main, routed ${routing.outcome} to a task`);
+        return;
+      }
+      const name = 'new' in target ? target.new : target.task;
+      // The person goes on with the task the message reached; a miss is the metric's to count.
+      if (routing.taskId === null)
+        throw new Error(`"${text.slice(0, 60)}" was routed ${routing.outcome} with no task (meant for "${name}")`);
+      if ('new' in target) this.tasks.set(name, routing.taskId);
+      this.acted(name);
+      return;
+    }
+    if ('wait' in step) return this.waitFor(step.wait);
+    if ('approve' in step || 'adjust' in step) {
+      const { task, card } = 'approve' in step ? step.approve : step.adjust;
+      const id = this.taskId(task);
+      const state = await this.readTask(id)();
+      const match = state.pendingCheckpoints.find(
+        (c) =>
+          (card.kind === undefined || c.kind === card.kind) &&
+          (card.item === undefined || c.itemId === card.item) &&
+          (card.question_contains === undefined ||
+            c.question.toLowerCase().includes(card.question_contains.toLowerCase())),
+      );
+      if (match === undefined)
+        throw new Error(
+          `no open card of "${task}" matches ${JSON.stringify(card)}; open: ${JSON.stringify(state.pendingCheckpoints)}`,
+        );
+      await this.client.request(RESOLVE_CHECKPOINT, {
+        t: id,
+        c: match.checkpointId,
+        d: 'approve' in step ? 'APPROVE' : 'ADJUST',
+        note: 'adjust' in step ? step.adjust.note : null,
+      });
+      this.acted(task);
+      return;
+    }
+    if ('edit_artifact' in step) {
+      const { task, title, change } = step.edit_artifact;
+      const artifact = await this.latestArtifact(task, title, 'DOCUMENT');
+      const doc = await this.client.request<{ artifact: { document: { text: string; version: number } } }>(DOCUMENT, {
+        id: artifact.id,
+      });
+      const { text, version } = doc.artifact.document;
+      let content: string;
+      if ('append' in change) content = `${text.trimEnd()}\n\n${change.append}\n`;
+      else {
+        if (!text.includes(change.replace.from))
+          throw new Error(`"${artifact.title}" does not contain "${change.replace.from}"`);
+        content = text.replace(change.replace.from, change.replace.to);
+      }
+      await this.client.request(EDIT_DOCUMENT, { id: artifact.id, base: version, content });
+      this.acted(task);
+      return;
+    }
+    if ('edit_flow' in step) {
+      const { task, title, node, params } = step.edit_flow;
+      const artifact = await this.latestArtifact(task, title, 'FLOW');
+      const flow = await this.client.request<{
+        artifact: { flow: { version: number; nodes: Array<{ nodeId: string; version: number; paramsJson: string }> } };
+      }>(FLOW, { id: artifact.id });
+      const target = flow.artifact.flow.nodes.find((n) => n.nodeId === node);
+      if (target === undefined)
+        throw new Error(
+          `flow "${artifact.title}" has no node ${node}: ${flow.artifact.flow.nodes.map((n) => n.nodeId).join(', ')}`,
+        );
+      const merged = { ...(JSON.parse(target.paramsJson) as Record<string, unknown>), ...params };
+      await this.client.request(EDIT_FLOW_NODES, {
+        id: artifact.id,
+        base: flow.artifact.flow.version,
+        edits: [{ nodeId: node, baseNodeVersion: target.version, paramsJson: JSON.stringify(merged) }],
+      });
+      this.acted(task);
+      return;
+    }
+    if ('switch_to' in step) {
+      // Opening the task's view: the person reads it (what a frontend does on a switch).
+      await this.readTask(this.taskId(step.switch_to))();
+      return;
+    }
+    if ('advance_clock' in step) {
+      this.clock.push(await advanceClock(this.app.url, this.operatorToken, durationMs(step.advance_clock)));
+      return;
+    }
+    if ('forget' in step) {
+      const memory = await this.memoryMatching(step.forget.memory_matching);
+      const asked = await this.client.request<{ forgetMemory: { forgetting: { id: string } } }>(FORGET_MEMORY, {
+        id: memory.id,
+        key: `${this.scenario.name}-${i + 1}`,
+      });
+      const forgettingId = asked.forgetMemory.forgetting.id;
+      await this.client.request(CONFIRM_FORGETTING, { id: forgettingId });
+      await this.client.until(
+        `forgetting of "${step.forget.memory_matching}" completed`,
+        () => this.client.request<{ forgetting: { status: string } }>(FORGETTING, { id: forgettingId }),
+        (r) => r.forgetting.status === 'COMPLETED',
+        60_000,
+      );
+      return;
+    }
+    if ('correct' in step) {
+      const memory = await this.memoryMatching(step.correct.memory_matching);
+      await this.client.request(CORRECT_MEMORY, {
+        id: memory.id,
+        text: step.correct.text,
+        value: step.correct.value ?? null,
+        key: `${this.scenario.name}-${i + 1}`,
+      });
+      return;
+    }
+    if ('stop_task' in step) {
+      await this.client.request(STOP_TASK, { id: this.taskId(step.stop_task) });
+      this.acted(step.stop_task);
+      return;
+    }
+    if ('restart' in step) {
+      await this.app.restart(step.restart);
+      await this.client.reconnect(this.app.url);
+      return;
+    }
+    const unreachable: never = step;
+    throw new Error(`unknown step ${JSON.stringify(unreachable)}`);
+  }
+
+  private async latestArtifact(task: string, title: string, kind: 'DOCUMENT' | 'FLOW'): Promise<ArtifactRow> {
+    const rows = await this.client.until(
+      `a ${kind.toLowerCase()} of "${task}" titled like "${title}"`,
+      async () =>
+        (
+          await this.client.request<{ artifacts: { edges: Array<{ node: ArtifactRow }> } }>(TASK_ARTIFACTS, {
+            task: this.taskId(task),
+          })
+        ).artifacts.edges.map((e) => e.node),
+      (list) => list.some((a) => this.artifactMatches(a, title, kind)),
+      20_000,
+    );
+    return rows
+      .filter((a) => this.artifactMatches(a, title, kind))
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+  }
+
+  private artifactMatches(a: ArtifactRow, title: string, kind: string): boolean {
+    return !a.deleted && a.kind === kind && a.title.toLowerCase().includes(title.toLowerCase());
+  }
+
+  private async memoryMatching(text: string) {
+    const found = await this.client.until(
+      `a memory matching "${text}"`,
+      async () =>
+        (
+          await this.client.request<{
+            memories: {
+              edges: Array<{ node: { id: string; status: string; currentVersion: { text: string | null } | null } }>;
+            };
+          }>(MEMORIES)
+        ).memories.edges.map((e) => e.node),
+      (list) => list.some((m) => (m.currentVersion?.text ?? '').toLowerCase().includes(text.toLowerCase())),
+      30_000,
+    );
+    return found.find((m) => (m.currentVersion?.text ?? '').toLowerCase().includes(text.toLowerCase()))!;
+  }
+
+  private async waitFor(wait: Extract<DrillStep, { wait: unknown }>['wait']): Promise<void> {
+    const id = this.taskId(wait.task);
+    const since = this.lastActionAt.get(wait.task) ?? 0;
+    const timeout = wait.timeout !== undefined ? durationMs(wait.timeout) : DEFAULT_WAIT_MS;
+    // The agent answered the last action when the task's stream records a continuation decision
+    // (every turn ends with one) after it; a wait never reads a state from before the action.
+    const answered = () =>
+      this.client.feed.slice(since).some((e) => e.type === 'ContinuationDecided' && e.streamId === `task-${id}`);
+    const settled = (t: TaskState) => t.activeTurnId === null && answered();
+    const accept: Record<typeof wait.for, (t: TaskState) => boolean> = {
+      idle: settled,
+      done: (t) =>
+        settled(t) &&
+        t.pendingCheckpoints.length === 0 &&
+        t.checklist.every((item) => item.status === 'DONE' || item.status === 'SKIPPED'),
+      cards: (t) => t.pendingCheckpoints.length >= (wait.count ?? 1),
+      generating: () => this.client.feed.slice(since).some((e) => e.type === 'GenerationSubmitted'),
+      stopped: (t) => t.status === 'STOPPED' && t.activeTurnId === null,
+      'jobs-settled': () => {
+        const jobs = new Set(
+          this.client.feed.filter((e) => e.streamId.startsWith('generation-')).map((e) => e.streamId),
+        );
+        const ended = new Set(
+          this.client.feed
+            .filter((e) => e.type === 'GenerationCompleted' || e.type === 'GenerationFailed')
+            .map((e) => e.streamId),
+        );
+        return [...jobs].every((job) => ended.has(job));
+      },
+    };
+    await this.client.until(`"${wait.task}" ${wait.for}`, this.readTask(id), accept[wait.for], timeout);
+  }
+}
