@@ -10,12 +10,25 @@ const primary = (tag: string) => tag.toLowerCase().split('-')[0];
  * language the offline detector sees; undefined for a reply too short to tell (under 12 letters).
  */
 export function writtenLanguage(text: string): string | undefined {
+  text = withoutIdentifiers(text);
   const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
   const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
   if (han + latin < 4) return undefined;
   if (han * 3 >= han + latin) return 'zh';
   if (latin < 12) return undefined;
   return primary(detectLanguage(text.replace(/\p{Script=Han}/gu, ' ')) ?? 'en');
+}
+
+/**
+ * The text without what no language writes: UUIDs, URLs and hex or digit-bearing tokens
+ * (artefact ids, hashes, sizes). Their letters read as words otherwise: a UUID's "de" or "a" made
+ * an English reply that quoted an id count as French.
+ */
+function withoutIdentifiers(text: string): string {
+  return text
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, ' ')
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
+    .replace(/[\p{Script=Latin}\p{N}_-]*\p{N}[\p{Script=Latin}\p{N}_-]*/gu, ' ');
 }
 
 /**
