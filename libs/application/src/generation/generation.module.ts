@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   Inject,
   Injectable,
+  Optional,
   Module,
   type DynamicModule,
   type OnApplicationBootstrap,
@@ -26,7 +27,7 @@ import {
   type MediaKind,
 } from '@lomo/generation';
 import { LOGGER, type Logger } from '@lomo/observability';
-import { HealthRegistry } from '@lomo/platform';
+import { HealthRegistry, TEST_CONTROL_STATE, type TestControlState } from '@lomo/platform';
 import {
   createDocumentStore,
   DOCUMENT_STORE,
@@ -40,6 +41,7 @@ import { GenerationCallbackController } from './generation-callback.controller';
 import { generationProvidersFrom, type GenerationProviderSet } from './generation-providers';
 import { GENERATION_DOCUMENTS, GENERATION_SERVICE, SIM_UPSTREAM } from './generation-tokens';
 import { startSimUpstreamChild } from './sim-upstream-supervisor';
+import { forwardUpstreamFaults } from './forward-upstream-faults';
 
 export interface GenerationModuleOptions {
   /** The projector module of this process (embedded): its document store and generation read model. */
@@ -110,6 +112,7 @@ class GenerationLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(OWN_DOCUMENTS) private readonly ownDocuments: DocumentStore | null,
     private readonly health: HealthRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(TEST_CONTROL_STATE) private readonly testControl: TestControlState | null = null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -119,6 +122,9 @@ class GenerationLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
       readiness: false,
       check: async () => ({ ...this.service.counters }),
     });
+    // Drills only (LOMO_TEST_CONTROL=on): the upstream's callback faults follow the switches.
+    if (this.testControl !== null && this.upstream !== null)
+      await forwardUpstreamFaults(this.testControl, this.upstream.url, this.logger);
     const resumed = await this.service.start();
     await this.worker.start();
     this.logger.info({ component: 'generation', resumedJobs: resumed }, 'generation service started');
