@@ -12,7 +12,15 @@ import {
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
 import { EVENT_BUS, type EventBus } from '@lomo/bus';
 import type { LomoConfig } from '@lomo/config';
-import { CLOCK, ConfigError, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
+import {
+  CLOCK,
+  ConfigError,
+  ID_GENERATOR,
+  TEST_CONTROL,
+  type Clock,
+  type IdGenerator,
+  type TestControl,
+} from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import {
   DocumentStoreGenerationReadModel,
@@ -206,6 +214,7 @@ export class GenerationModule {
             clock: Clock,
             ids: IdGenerator,
             logger: Logger,
+            testControl?: TestControl,
           ) =>
             new GenerationService({
               store,
@@ -220,6 +229,8 @@ export class GenerationModule {
               clock,
               ids,
               ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+              // Drills' mutation switches (all off unless LOMO_TEST_CONTROL=on).
+              ...(testControl !== undefined ? { testControl } : {}),
               timings: {
                 silenceMs: config.LOMO_GENERATION_SILENCE_MS,
                 submitTimeoutMs: config.LOMO_GENERATION_SUBMIT_TIMEOUT_MS,
@@ -247,6 +258,7 @@ export class GenerationModule {
             CLOCK,
             ID_GENERATOR,
             LOGGER,
+            { token: TEST_CONTROL, optional: true },
           ],
         },
         {
@@ -279,7 +291,13 @@ export class GenerationOrdersModule {
       providers: [
         {
           provide: GENERATION_REQUESTS,
-          useFactory: (store: EventStore, ids: IdGenerator, clock: Clock, logger: Logger) => {
+          useFactory: (
+            store: EventStore,
+            ids: IdGenerator,
+            clock: Clock,
+            logger: Logger,
+            testControl?: TestControl,
+          ) => {
             const set = options.providers
               ? {
                   providers: options.providers.providers,
@@ -296,9 +314,16 @@ export class GenerationOrdersModule {
                   clock,
                   logger,
                 );
-            return new GenerationOrders({ store, ids, clock, providers: set.providers, providerFor: set.providerFor });
+            return new GenerationOrders({
+              store,
+              ids,
+              clock,
+              providers: set.providers,
+              providerFor: set.providerFor,
+              ...(testControl !== undefined ? { testControl } : {}),
+            });
           },
-          inject: [EVENT_STORE, ID_GENERATOR, CLOCK, LOGGER],
+          inject: [EVENT_STORE, ID_GENERATOR, CLOCK, LOGGER, { token: TEST_CONTROL, optional: true }],
         },
       ],
       exports: [GENERATION_REQUESTS],

@@ -41,7 +41,10 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
   // stage is paid (shown with the review, so both are answered before it runs), opened before
   // the turn closes.
   const safeguardsOff = safeguardsOffIn(view);
-  const budget = continues ? budgetCard(task, turn.turnId, view.planQuoter, view.workspaceId) : undefined;
+  const budget =
+    continues && safeguardsOff.budgetCheck !== true
+      ? budgetCard(task, turn.turnId, view.planQuoter, view.workspaceId)
+      : undefined;
   const continuation = continues
     ? planContinuation({
         task,
@@ -83,6 +86,7 @@ function safeguardsOffIn(view: PlanView): SafeguardsOff {
   return {
     ...(view.mutation('no_fallback_card') ? { fallback: true } : {}),
     ...(view.mutation('no_settled_check') ? { settledCheck: true } : {}),
+    ...(view.mutation('no_budget_check') ? { budgetCheck: true } : {}),
   };
 }
 

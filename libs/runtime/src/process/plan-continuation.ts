@@ -37,6 +37,8 @@ export interface SafeguardsOff {
   fallback?: boolean;
   /** no_settled_check: a stage whose one review was approved is asked about again. */
   settledCheck?: boolean;
+  /** no_budget_check: no budget card before a paid stage the plan's budget does not cover. */
+  budgetCheck?: boolean;
 }
 
 /** A stage the person reviews that is done and has no review card yet: the card to open. */
