@@ -42,7 +42,7 @@ export class PlatformModule {
       { provide: TEST_CONTROL, useValue: testControl.control },
       { provide: TEST_CONTROL_STATE, useValue: testControl.state },
       { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
-      { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
+      { provide: EVENT_STORE, useFactory: () => openEventStore(config, testControl.clock) },
       { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
       {
         provide: BLOB_STORE,
