@@ -1,5 +1,6 @@
 import type { TestMutation } from '@lomo/contracts';
 import type { TaskEvent, TurnEvent } from '@lomo/domain';
+import type { PaidWork, PlanQuoter } from './plan-budget';
 import { planTurn } from './plan-turn';
 import { created, ITEM, leased, started, step, TURN, viewOf } from './plan-turn.fixtures';
 
@@ -113,5 +114,51 @@ describe('no_settled_check', () => {
       },
     ];
     expect(closeOf(twice, 'no_settled_check').cards).toEqual([]);
+  });
+});
+
+describe('no_budget_check (the runtime’s budget card)', () => {
+  const quoter: PlanQuoter = {
+    quotePlan: (work: readonly PaidWork[]) => ({
+      currency: 'USD',
+      lines: work.map((w) => ({ ...w, amountMinor: 40 * w.count })),
+    }),
+  };
+  const paidNext: TaskEvent[] = [
+    ...created,
+    {
+      type: 'ChecklistPlanned',
+      data: {
+        items: [
+          { itemId: 'script', title: 'Script', dependsOn: [], output: { kind: 'artifact' } },
+          {
+            itemId: 'shots',
+            title: 'Shots',
+            dependsOn: ['script'],
+            output: { kind: 'media', media: 'video', count: 3 },
+          },
+        ],
+      },
+    },
+    done('script'),
+  ];
+  const close = (...mutations: TestMutation[]) => {
+    const out = planTurn(
+      viewOf(paidNext, completedTurn, { planQuoter: quoter, mutation: (name) => mutations.includes(name) }),
+    );
+    if (out.kind !== 'append') throw new Error(`expected the close, got ${out.kind}`);
+    const events = out.events as Array<{ type: string; data: Record<string, unknown> }>;
+    return {
+      cards: events.filter((e) => e.type === 'CheckpointOpened').map((e) => e.data.kind),
+      continuation: events.find((e) => e.type === 'ContinuationDecided')?.data,
+    };
+  };
+
+  it('off: a paid stage next without the plan’s budget opens a budget card and waits', () => {
+    expect(close()).toMatchObject({ cards: ['budget'], continuation: { reason: 'budget_needed' } });
+  });
+
+  it('on: no card, the runtime goes on to the paid stage', () => {
+    expect(close('no_budget_check')).toMatchObject({ cards: [], continuation: { decision: 'continue' } });
   });
 });
