@@ -16,6 +16,7 @@ import {
   CLOCK,
   ConfigError,
   ID_GENERATOR,
+  systemClock,
   TEST_CONTROL,
   type Clock,
   type IdGenerator,
@@ -192,14 +193,23 @@ export class GenerationModule {
         },
         {
           provide: GENERATION_PROVIDERS,
-          useFactory: (upstream: SimUpstreamHandle | null, clock: Clock, logger: Logger): GenerationProviderSet => {
+          useFactory: (
+            upstream: SimUpstreamHandle | null,
+            clock: Clock,
+            logger: Logger,
+            testControl?: TestControl,
+          ): GenerationProviderSet => {
             if (options.providers) {
               const { providers, providerFor } = options.providers;
               return { providers, providerFor: providerFor ?? (() => providers[0].name) };
             }
-            return generationProvidersFrom(config, upstream, clock, logger.child({ component: 'generation' }));
+            // The upstream is another party on wall-clock time (its callbacks' signed timestamps,
+            // Retry-After dates): with a drill's simulated CLOCK moved, checking those against it
+            // would refuse every callback. Off, CLOCK is the system clock anyway.
+            const wallClock = testControl?.enabled === true ? systemClock : clock;
+            return generationProvidersFrom(config, upstream, wallClock, logger.child({ component: 'generation' }));
           },
-          inject: [SIM_UPSTREAM, CLOCK, LOGGER],
+          inject: [SIM_UPSTREAM, CLOCK, LOGGER, { token: TEST_CONTROL, optional: true }],
         },
         {
           provide: GENERATION_SERVICE,
