@@ -28,7 +28,10 @@ describe('test control over HTTP (standalone)', () => {
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await response.text();
-    return { status: response.status, body: (text.startsWith('{') ? JSON.parse(text) : text) as Record<string, unknown> };
+    return {
+      status: response.status,
+      body: (text.startsWith('{') ? JSON.parse(text) : text) as Record<string, unknown>,
+    };
   };
 
   beforeAll(async () => {
