@@ -28,6 +28,7 @@ import { GRAPHQL_PATH, graphqlOptions } from './graphql/graphql-options';
 import { graphqlBodyErrorHandler } from './http/body-error.handler';
 import { GraphqlGateMiddleware } from './http/graphql-gate.middleware';
 import { MediaController } from './http/media.controller';
+import { TestControlController } from './test-control/test-control.controller';
 import { TokenBucketRateLimiter } from './limits/token-bucket';
 import { MemoryCommandsModule, MessagesModule, TaskCommandsModule } from '@lomo/application';
 import { liveApiProviders } from './subscriptions/live-api.providers';
@@ -79,7 +80,13 @@ export class ApiModule implements NestModule, OnModuleInit {
     const live: SubscriptionSettings = { ...subscriptionSettings(settings), ...options.subscriptions };
     return {
       module: ApiModule,
-      controllers: [ExplorerController, InspectorController, MediaController],
+      controllers: [
+        ExplorerController,
+        InspectorController,
+        MediaController,
+        // The drills' surface: absent unless LOMO_TEST_CONTROL=on (refused in production), so 404.
+        ...(config.LOMO_TEST_CONTROL === 'on' ? [TestControlController] : []),
+      ],
       imports: [
         CqrsModule,
         MessagesModule,

@@ -17,6 +17,8 @@ export interface ConfigVariable {
 
 const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
 const port = z.coerce.number().int().min(0).max(65535);
+/** Names are checked against the known ones in loadConfig, which lists them in its message. */
+const testSwitchList = z.string().regex(/^[a-z_]+(,[a-z_]+)*$/, 'a comma-separated list of names (a_b,c_d)');
 
 export const configShape = {
   LOMO_MODE: z.enum(['embedded', 'distributed']),
@@ -139,6 +141,10 @@ export const configShape = {
     .string()
     .refine((value) => decodeSecretsKey(value) !== undefined, `must be ${SECRETS_KEY_FORMAT}`)
     .optional(),
+  LOMO_TEST_CONTROL: z.enum(['on', 'off']),
+  LOMO_TEST_CLOCK_START: z.iso.datetime({ offset: true }).optional(),
+  LOMO_TEST_FAULTS: testSwitchList.optional(),
+  LOMO_TEST_MUTATIONS: testSwitchList.optional(),
 } as const;
 
 export type ConfigKey = keyof typeof configShape;
@@ -478,5 +484,21 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
     meaning:
       'AES-256-GCM key (32 bytes, base64 or base64url) encrypting webhook signing secrets at rest; required in production by api, notifier and standalone',
     secret: true,
+  },
+  LOMO_TEST_CONTROL: {
+    default: 'off',
+    meaning:
+      "`on`: the drills' test-control surface (simulated clock, fault and mutation switches, `/test-control` for operator tokens; libs/platform/src/test-control/README.md). Refused when NODE_ENV=production; the other LOMO_TEST_* variables need it",
+  },
+  LOMO_TEST_CLOCK_START: {
+    meaning: 'With test control: the instant (ISO 8601) the simulated clock starts at; it then runs with real time',
+  },
+  LOMO_TEST_FAULTS: {
+    meaning:
+      'With test control: faults on from the start, comma-separated: `duplicate_callbacks`, `lost_callbacks`, `lost_wakeups`',
+  },
+  LOMO_TEST_MUTATIONS: {
+    meaning:
+      'With test control: safeguards switched off so a drill metric can fail, comma-separated (names in libs/platform/src/test-control/README.md)',
   },
 };

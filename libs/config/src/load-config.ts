@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '@lomo/contracts';
+import { ConfigError, testFaultNames, testMutationNames, type TestFault, type TestMutation } from '@lomo/contracts';
 import { configShape, configVariables, type ConfigKey } from './config.schema';
 
 /**
@@ -23,7 +23,12 @@ export type LomoConfig = Omit<
   | 'LOMO_PROJECTOR_FEED'
   | 'LOMO_BLOB_STORE'
   | 'LOMO_TOOLS_STORE'
+  | 'LOMO_TEST_FAULTS'
+  | 'LOMO_TEST_MUTATIONS'
 > & {
+  /** Parsed from the comma lists; empty unless LOMO_TEST_CONTROL=on (libs/platform/src/test-control). */
+  LOMO_TEST_FAULTS: readonly TestFault[];
+  LOMO_TEST_MUTATIONS: readonly TestMutation[];
   LOMO_BLOB_STORE: 'filesystem' | 'mongodb';
   LOMO_TOOLS_STORE: 'sqlite' | 'mongodb';
   LOMO_AUTH_TOKEN_CACHE_MS: number;
@@ -102,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (c[variable] === 'mongodb' && !c.MONGODB_URL)
         problems.push({ variable, message: 'mongodb needs MONGODB_URL' });
     }
+    problems.push(...testControlProblems(c));
     if (c.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > c.KAFKA_SESSION_TIMEOUT_MS) {
       problems.push({
         variable: 'KAFKA_HEARTBEAT_INTERVAL_MS',
@@ -136,6 +142,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LOMO_AUTH_TOKEN_CACHE_MS: c.LOMO_AUTH_TOKEN_CACHE_MS ?? (c.LOMO_MODE === 'embedded' ? 0 : 5_000),
     LOMO_READ_MODELS_PATH: c.LOMO_READ_MODELS_PATH ?? path.join(dataDir, 'read-models.sqlite'),
     LOMO_NOTIFIER_SQLITE_PATH: c.LOMO_NOTIFIER_SQLITE_PATH ?? path.join(dataDir, 'notifier.sqlite'),
+    LOMO_TEST_FAULTS: namesOf(c.LOMO_TEST_FAULTS) as TestFault[],
+    LOMO_TEST_MUTATIONS: namesOf(c.LOMO_TEST_MUTATIONS) as TestMutation[],
     workerIdFromEnv: c.LOMO_WORKER_ID !== undefined,
     LOMO_WORKER_ID:
       c.LOMO_WORKER_ID ??
@@ -143,4 +151,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .replace(/[^A-Za-z0-9_.:-]/g, '-')
         .slice(0, 100)}-${process.pid}`,
   };
+}
+
+const namesOf = (list: string | undefined): string[] => [...new Set(list?.split(',') ?? [])];
+
+/**
+ * The test-control surface moves the clock and switches safeguards off: never in production, and
+ * its other variables only with it on, so a stray LOMO_TEST_* cannot change a normal start.
+ */
+function testControlProblems(c: Raw): { variable: string; message: string }[] {
+  const problems: { variable: string; message: string }[] = [];
+  if (c.LOMO_TEST_CONTROL === 'on' && c.NODE_ENV === 'production')
+    problems.push({
+      variable: 'LOMO_TEST_CONTROL',
+      message: 'test control (simulated clock, fault and mutation switches) is refused when NODE_ENV=production',
+    });
+  const lists = [
+    ['LOMO_TEST_FAULTS', c.LOMO_TEST_FAULTS, testFaultNames],
+    ['LOMO_TEST_MUTATIONS', c.LOMO_TEST_MUTATIONS, testMutationNames],
+  ] as const;
+  const others = ['LOMO_TEST_CLOCK_START', 'LOMO_TEST_FAULTS', 'LOMO_TEST_MUTATIONS'] as const;
+  if (c.LOMO_TEST_CONTROL !== 'on')
+    for (const variable of others)
+      if (c[variable] !== undefined) problems.push({ variable, message: 'needs LOMO_TEST_CONTROL=on' });
+  for (const [variable, list, known] of lists) {
+    const unknown = namesOf(list).filter((name) => !(known as readonly string[]).includes(name));
+    if (unknown.length > 0)
+      problems.push({ variable, message: `unknown ${unknown.join(', ')} (known: ${known.join(', ')})` });
+  }
+  return problems;
 }

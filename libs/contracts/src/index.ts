@@ -30,6 +30,7 @@ export { jsonValue, typedError, blobRef, wakeReason } from './events/shared';
 export { eventSamples, sampleIds } from './samples/event-samples';
 export { renderEventSchemaDocuments } from './schema-documents';
 export * from './clock';
+export * from './test-control.port';
 export * from './messages/wake-up';
 export * from './api-errors';
 export * from './routing/routing-prompt';

@@ -7,3 +7,4 @@ export * from './message-trace-context';
 export * from './run-app';
 export { DocumentRelayLeaseStore } from './document-relay-lease-store';
 export { openBlobStore, openEventStore } from './open-stores';
+export * from './test-control';

@@ -1,14 +1,24 @@
 import { FilesystemBlobStore, GridFsBlobStore, type BlobStore } from '@lomo/blobs';
 import type { LomoConfig } from '@lomo/config';
+import type { Clock } from '@lomo/contracts';
 import { openEventStoreDb, SqliteEventStore, type EventStore } from '@lomo/eventstore';
 import type { Logger } from '@lomo/observability';
 import { MongoClient } from 'mongodb';
 
-/** The event store LOMO_EVENTSTORE names: the SQLite file, or EventStoreDB at EVENTSTORE_URL. */
-export function openEventStore(config: LomoConfig): EventStore | Promise<EventStore> {
+/**
+ * The event store LOMO_EVENTSTORE names: the SQLite file, or EventStoreDB at EVENTSTORE_URL.
+ * `clock` stamps the SQLite store's `occurredAt` (the process's CLOCK, so a drill's simulated
+ * time is the time events are recorded at; the watchdog compares the two). EventStoreDB keeps
+ * its server's time.
+ */
+export function openEventStore(config: LomoConfig, clock?: Clock): EventStore | Promise<EventStore> {
   return config.LOMO_EVENTSTORE === 'eventstoredb'
     ? openEventStoreDb({ connectionString: config.EVENTSTORE_URL ?? '' })
-    : new SqliteEventStore({ filename: config.LOMO_SQLITE_PATH, synchronous: config.LOMO_SQLITE_SYNCHRONOUS });
+    : new SqliteEventStore({
+        filename: config.LOMO_SQLITE_PATH,
+        synchronous: config.LOMO_SQLITE_SYNCHRONOUS,
+        ...(clock !== undefined ? { now: () => clock.now() } : {}),
+      });
 }
 
 /**

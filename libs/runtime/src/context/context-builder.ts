@@ -1,6 +1,6 @@
 import type { ChangeNotice, ExistingTask, InboxItem, LoadableDomain, ToolDomainName } from '@lomo/domain';
 import type { ChatMessage, ToolSpec } from '@lomo/llm';
-import { describeNotices, describeTask } from './describe-task';
+import { describeNotices, describeTask, type Withheld } from './describe-task';
 import { turnMarker, type HistoryStep, type ShownSegment } from './history';
 import type { RecalledMemory } from './memory-recall.port';
 import type { ProfileView } from './profile-snapshot.port';
@@ -49,6 +49,8 @@ export interface ContextInput {
   /** Every step after what the segments cover, earlier turns' and this turn's, in order. */
   recent: readonly HistoryStep[];
   countTokens(text: string): number;
+  /** Parts a drill's mutation switch leaves out (describe-task.ts); absent: everything is shown. */
+  withheld?: Withheld;
 }
 
 /**
@@ -97,9 +99,14 @@ export class ContextBuilder {
     layer('tail', () => {
       messages.push({
         role: 'system',
-        content: describeTask(input.task, { domains: input.domains, loadable: input.loadable }),
+        content: describeTask(input.task, {
+          domains: input.domains,
+          loadable: input.loadable,
+          ...(input.withheld !== undefined ? { withheld: input.withheld } : {}),
+        }),
       });
-      if (input.notices !== undefined && input.notices.length > 0)
+      // The notices are consumed with the claim either way; no_change_notice only hides them.
+      if (input.notices !== undefined && input.notices.length > 0 && input.withheld?.changeNotices !== true)
         messages.push({ role: 'system', content: describeNotices(input.notices) });
       if (input.memories !== undefined && input.memories.length > 0)
         messages.push({ role: 'system', content: describeMemories(input.memories) });

@@ -9,7 +9,10 @@ import { constraintsInForce } from './constraints';
 export function describeTask(task: ExistingTask, extra: TailExtras): string {
   // The goal is the first message's words: a forgotten first message takes them along.
   const goal = task.excluded.messageIds.includes(task.originMessageId) ? FORGOTTEN_GOAL : task.goal;
-  const lines = [`Task goal: ${goal}`, `Language of the person: ${task.language}`, `Task kind: ${task.kind}`];
+  const lines = [`Task goal: ${goal}`];
+  // Drills' no_language_carry mutation leaves the person's language out (test-control README).
+  if (extra.withheld?.language !== true) lines.push(`Language of the person: ${task.language}`);
+  lines.push(`Task kind: ${task.kind}`);
   lines.push(`Autonomy: ${AUTONOMY[task.autonomy]}`);
   const budgets = planBudgetLine(task);
   if (budgets !== null) lines.push(budgets);
@@ -18,7 +21,7 @@ export function describeTask(task: ExistingTask, extra: TailExtras): string {
     lines.push('Checklist:');
     for (const item of task.checklist)
       lines.push(
-        `- [${item.status}] ${item.itemId}: ${item.title}${outputOf(item)}${linksOf(item)}${reviewOf(task, item)}`,
+        `- [${item.status}] ${item.itemId}: ${item.title}${outputOf(item)}${extra.withheld?.taskArtifacts === true ? '' : linksOf(item)}${reviewOf(task, item)}`,
       );
   }
   const constraints = constraintsInForce(task);
@@ -43,6 +46,19 @@ export interface TailExtras {
   domains: readonly string[];
   /** The domains a tools.load call could add. */
   loadable: readonly string[];
+  /** Left out by a drill's mutation switch; absent in production. */
+  withheld?: Withheld;
+}
+
+/**
+ * Parts of the context a drill's mutation switch leaves out (libs/platform/src/test-control/
+ * README.md): `language` (no_language_carry), `taskArtifacts`, the checklist's linked artefacts
+ * (no_artifact_reuse), `changeNotices` (no_change_notice).
+ */
+export interface Withheld {
+  language?: boolean;
+  taskArtifacts?: boolean;
+  changeNotices?: boolean;
 }
 
 /** How far the agent goes by itself: what the model is told, the runtime enforces (libs/generation). */

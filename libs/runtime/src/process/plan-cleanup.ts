@@ -10,7 +10,7 @@ import {
 import { decideAll } from '@lomo/command-handling';
 import { reviewCheckpointIdFor } from './derived-ids';
 import { budgetCard } from './plan-budget';
-import { itemAwaitingReview, planContinuation } from './plan-continuation';
+import { itemAwaitingReview, planContinuation, type SafeguardsOff } from './plan-continuation';
 import type { PlanView } from './plan-view';
 import type { RuntimeOutput } from './runtime-output';
 
@@ -40,7 +40,11 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
   // when the model did not ask (article §8's fallback), and the plan's budget card when the next
   // stage is paid (shown with the review, so both are answered before it runs), opened before
   // the turn closes.
-  const budget = continues ? budgetCard(task, turn.turnId, view.planQuoter, view.workspaceId) : undefined;
+  const safeguardsOff = safeguardsOffIn(view);
+  const budget =
+    continues && safeguardsOff.budgetCheck !== true
+      ? budgetCard(task, turn.turnId, view.planQuoter, view.workspaceId)
+      : undefined;
   const continuation = continues
     ? planContinuation({
         task,
@@ -48,10 +52,12 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
         progressOf: (tool) => view.traits(tool)?.progress,
         limits: view.continuation,
         budgetNeeded: budget !== undefined,
+        safeguardsOff,
       })
     : undefined;
-  if (continuation?.reason === 'review_needed') {
-    const review = reviewCard(task, turn.turnId);
+  // no_fallback_card: no review card, so the person sees the stage done and nothing asking.
+  if (continuation?.reason === 'review_needed' && safeguardsOff.fallback !== true) {
+    const review = reviewCard(task, turn.turnId, safeguardsOff);
     if (review !== undefined) commands.push(review);
   }
   if (budget !== undefined && (continuation?.reason === 'review_needed' || continuation?.reason === 'budget_needed'))
@@ -74,8 +80,18 @@ export function planCleanup(view: PlanView, turn: EndedTurn): RuntimeOutput {
   return { kind: 'append', stream: 'task', intent: 'close', events, expected: view.taskRevision };
 }
 
-function reviewCard(task: ExistingTask, turnId: string): OpenCheckpoint | undefined {
-  const item = itemAwaitingReview(task);
+/** The drills' mutation switches this planner honours (test-control README); none in production. */
+function safeguardsOffIn(view: PlanView): SafeguardsOff {
+  if (view.mutation === undefined) return {};
+  return {
+    ...(view.mutation('no_fallback_card') ? { fallback: true } : {}),
+    ...(view.mutation('no_settled_check') ? { settledCheck: true } : {}),
+    ...(view.mutation('no_budget_check') ? { budgetCheck: true } : {}),
+  };
+}
+
+function reviewCard(task: ExistingTask, turnId: string, safeguardsOff: SafeguardsOff): OpenCheckpoint | undefined {
+  const item = itemAwaitingReview(task, safeguardsOff);
   if (item === undefined) return undefined;
   return {
     type: 'OpenCheckpoint',

@@ -28,16 +28,32 @@ export interface ContinuationInput {
   limits: ContinuationLimits;
   /** The next stage is paid and the plan's budget does not cover it: a budget card opens with this decision. */
   budgetNeeded?: boolean;
+  /** Drills' mutations (test-control README): safeguards of this decision switched off. */
+  safeguardsOff?: SafeguardsOff;
+}
+
+export interface SafeguardsOff {
+  /** no_fallback_card: a turn that ends with items ready waits for the person instead of going on. */
+  fallback?: boolean;
+  /** no_settled_check: a stage whose one review was approved is asked about again. */
+  settledCheck?: boolean;
+  /** no_budget_check: no budget card before a paid stage the plan's budget does not cover. */
+  budgetCheck?: boolean;
 }
 
 /** A stage the person reviews that is done and has no review card yet: the card to open. */
-export function itemAwaitingReview(task: ExistingTask): ChecklistItem | undefined {
+export function itemAwaitingReview(task: ExistingTask, safeguardsOff: SafeguardsOff = {}): ChecklistItem | undefined {
   return task.checklist.find((item) => {
     if (item.status !== 'done') return false;
     const review = itemReview(task, item).state;
+    if (review === 'approved' && safeguardsOff.settledCheck === true) return reviewCardsOf(task, item) === 1;
     return review === 'needed' || review === 'adjust' || review === 'rejected';
   });
 }
+
+/** Review cards ever opened for the item: no_settled_check asks once more, not forever. */
+const reviewCardsOf = (task: ExistingTask, item: ChecklistItem) =>
+  Object.values(task.checkpoints).filter((c) => c.kind === 'review' && c.itemId === item.itemId).length;
 
 /**
  * After every completed turn of a persistent task: go on, or stop and say why. Decided from what
@@ -73,12 +89,14 @@ export function planContinuation(input: ContinuationInput): RecordContinuation {
   if (Object.values(task.checkpoints).some((c) => c.resolution === null))
     return decide('await_person', 'checkpoint_open');
   if (task.checklist.length === 0) return decide('await_person', 'no_plan');
-  if (itemAwaitingReview(task) !== undefined) return decide('await_person', 'review_needed');
+  if (itemAwaitingReview(task, input.safeguardsOff) !== undefined) return decide('await_person', 'review_needed');
   if (task.checklist.every((item) => itemSettled(task, item))) return decide('finish', 'checklist_complete');
   if (!task.checklist.some((item) => ready(task, item))) return decide('stop', 'blocked');
   if (input.budgetNeeded === true) return decide('await_person', 'budget_needed');
   if (turnsWithoutProgress >= limits.maxTurnsWithoutProgress) return decide('stop', 'no_progress');
   if (autoSoFar >= limits.maxAutoTurns) return decide('stop', 'turn_limit');
+  // no_fallback_card: the model stopped mid-work and the runtime does not go on for it.
+  if (input.safeguardsOff?.fallback === true) return decide('await_person', 'pending_items');
   return decide('continue', 'pending_items');
 }
 

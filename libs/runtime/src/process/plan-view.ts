@@ -1,3 +1,4 @@
+import type { TestControl } from '@lomo/contracts';
 import type { ExistingTask, TurnState, WakeReason } from '@lomo/domain';
 import type { ToolProgress } from '@lomo/tools';
 import type { ContinuationLimits } from './plan-continuation';
@@ -42,4 +43,6 @@ export interface PlanView {
   localCalls: ReadonlyMap<string, LocalCallState>;
   /** Prices the plan's paid items for its budget card; absent: no budget cards (each paid call asks). */
   planQuoter?: PlanQuoter;
+  /** Drills' mutation switches (libs/platform/src/test-control/README.md); absent: every safeguard on. */
+  mutation?: TestControl['mutation'];
 }

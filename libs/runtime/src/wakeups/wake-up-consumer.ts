@@ -1,5 +1,5 @@
 import type { ConsumerHandle, EventBus, MessageHandler, ReceivedMessage } from '@lomo/bus';
-import { WAKE_UP_TOPIC, wakeUpMessage, type WakeUpMessage } from '@lomo/contracts';
+import { WAKE_UP_TOPIC, wakeUpMessage, type TestControl, type WakeUpMessage } from '@lomo/contracts';
 import type { Logger } from '@lomo/observability';
 import type { WakeRequest } from '../worker/task-worker';
 
@@ -13,6 +13,8 @@ export interface WakeUpConsumerOptions {
   maxAttempts: number;
   /** Runs a handler inside the message's trace context (the platform's withMessageTraceContext). */
   traced?: (handler: MessageHandler) => MessageHandler;
+  /** Drills only: the `lost_wakeups` fault (libs/platform/src/test-control/README.md). Absent: off. */
+  testControl?: Pick<TestControl, 'fault'>;
 }
 
 export interface WakeTarget {
@@ -29,6 +31,8 @@ export interface WakeTarget {
  */
 export class WakeUpConsumer {
   private readonly handles: ConsumerHandle[] = [];
+  /** lost_wakeups: wake-ups per task seen while the fault is on (odd ones are dropped). */
+  private readonly faultCounts = new Map<string, number>();
 
   constructor(
     private readonly bus: EventBus,
@@ -69,8 +73,23 @@ export class WakeUpConsumer {
   private async onWake(message: ReceivedMessage): Promise<void> {
     const parsed = this.parse(message);
     if (parsed?.kind !== 'wake') return;
+    if (this.lostByFault(parsed.taskId, parsed.reason)) return;
     // Started, not awaited: duplicates fold into the run in progress, and the watchdog covers a crash.
     void this.target.wake({ taskId: parsed.taskId, reason: parsed.reason });
+  }
+
+  /**
+   * The `lost_wakeups` drill fault: the 1st, 3rd, 5th... wake-up of each task that arrives while
+   * it is on is acknowledged and dropped, as a lost message would be, so only a recovery path (the
+   * watchdog's next scan, a later wake-up) can start the task's turn. Off: one read, nothing else.
+   */
+  private lostByFault(taskId: string, reason: string): boolean {
+    if (this.options.testControl?.fault('lost_wakeups') !== true) return false;
+    const seen = (this.faultCounts.get(taskId) ?? 0) + 1;
+    this.faultCounts.set(taskId, seen);
+    if (seen % 2 === 0) return false;
+    this.logger.warn({ taskId, reason, fault: 'lost_wakeups' }, 'wake-up dropped by the lost_wakeups test fault');
+    return true;
   }
 
   private async onCancel(message: ReceivedMessage): Promise<void> {

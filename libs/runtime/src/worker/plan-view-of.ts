@@ -30,6 +30,7 @@ export function planViewOf(deps: RuntimeDeps, session: TurnSession, wakeReason: 
     authorize: (tool, callId) => authorize(deps.tools, tool, callId, session),
     localCalls: session.localCalls,
     ...(deps.planQuoter !== undefined ? { planQuoter: deps.planQuoter } : {}),
+    ...(deps.testControl !== undefined ? { mutation: (name) => deps.testControl!.mutation(name) } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { BlobStore } from '@lomo/blobs';
 import type { EventBus } from '@lomo/bus';
-import type { Clock, IdGenerator } from '@lomo/contracts';
+import type { Clock, IdGenerator, TestControl } from '@lomo/contracts';
 import type { EventStore } from '@lomo/eventstore';
 import type { ModelProvider } from '@lomo/llm';
 import type { Logger } from '@lomo/observability';
@@ -40,4 +40,6 @@ export interface RuntimeDeps {
   recallTimeoutMs?: number;
   /** Writes history segments; absent: the extractive summarizer. */
   summarizer?: HistorySummarizer;
+  /** Drills' mutation switches (libs/platform/src/test-control/README.md); absent: every safeguard on. */
+  testControl?: Pick<TestControl, 'mutation'>;
 }

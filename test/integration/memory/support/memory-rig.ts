@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { streams, type EventEnvelope } from '@lomo/contracts';
+import { streams, type EventEnvelope, type TestControl } from '@lomo/contracts';
 import type { Position } from '@lomo/eventstore';
 import { memoryDecider, type MemoryCommand, type MemoryEvent, type MemoryState } from '@lomo/domain';
 import { ConceptEmbeddingProvider, type CompletionRequest, type CompletionResult, type ModelProvider } from '@lomo/llm';
@@ -56,6 +56,8 @@ export class MemoryRig {
   constructor(
     readonly harness: RuntimeHarness,
     extractor: MemoryExtractor = new OfflineMemoryExtractor(),
+    /** The drills' mutation switches (libs/platform/src/test-control/README.md); absent: all off. */
+    testControl?: Pick<TestControl, 'mutation'>,
   ) {
     this.search = new SqliteSearchIndex({
       database: join(harness.dir, 'memory-search.sqlite'),
@@ -80,6 +82,7 @@ export class MemoryRig {
       clock: harness.clock,
       ids: harness.ids,
       logger: harness.logger,
+      ...(testControl !== undefined ? { testControl } : {}),
     });
     this.worker = harness.worker('worker-a', this.model, { context: { recall: this.recall, profile: this.profile } });
   }
