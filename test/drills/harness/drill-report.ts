@@ -41,7 +41,6 @@ export function scenarioLine(r: ScenarioResult): Record<string, unknown> {
     delivered_artifacts: r.metrics?.deliveredArtifacts ?? null,
     events: r.metrics?.events ?? null,
     clock_advanced_ms: r.clock.reduce((s, c) => s + c.advanceMs, 0),
-    clock_applied: r.clock.every((c) => c.applied),
     wall_ms: r.wallMs,
     ...(r.error !== undefined ? { error: r.error } : {}),
     ...(r.unmet.length > 0 ? { unmet: r.unmet } : {}),

@@ -1,13 +1,14 @@
 /**
- * The app's test-control surface (simulated clock), set at start with LOMO_TEST_CONTROL=on and
- * refused in production. `POST /test-control/clock {"advanceMs": n}` with an operator's token
- * moves the app's clock. Until that surface is in the build the endpoint answers 404: the drill
- * then only records the simulated day offset (the log keeps wall-clock times) and says so.
+ * The app's test-control surface (simulated clock, libs/platform/src/test-control), on in every
+ * drill (DrillApp sets LOMO_TEST_CONTROL=on; the app refuses it in production).
+ * `POST /test-control/clock {"advanceMs": n}` with an operator's token moves the app's clock, so
+ * "three days later" is three days later in the log too. A 404 means test control is off: the
+ * drill fails there rather than play days that never pass.
  */
 export interface ClockAdvance {
   advanceMs: number;
-  /** True when the app moved its clock; false when the surface is absent (404) and only the offset is recorded. */
-  applied: boolean;
+  /** The app's simulated time after the move (ISO). */
+  now: string;
   status: number;
 }
 
@@ -17,8 +18,10 @@ export async function advanceClock(baseUrl: string, operatorToken: string, advan
     headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
     body: JSON.stringify({ advanceMs }),
   });
-  if (response.status === 404) return { advanceMs, applied: false, status: 404 };
+  if (response.status === 404)
+    throw new Error('POST /test-control/clock answered 404: the app runs with test control off (LOMO_TEST_CONTROL=on)');
   if (!response.ok)
     throw new Error(`POST /test-control/clock answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
-  return { advanceMs, applied: true, status: response.status };
+  const { now } = (await response.json()) as { now: string };
+  return { advanceMs, now, status: response.status };
 }
