@@ -4,7 +4,19 @@ import type { ApplyForgetting } from './memory-commands';
 import { memoryDecider } from './memory-decider';
 import { MemoryErrors } from './memory-errors';
 import { versionsDependingOn } from './memory-queries';
-import { brandChain, confirmed, hash, ids, message, requested } from './memory.fixtures';
+import {
+  at,
+  blob,
+  brandChain,
+  confirmed,
+  created,
+  hash,
+  ids,
+  message,
+  requested,
+  v1,
+  versionData,
+} from './memory.fixtures';
 
 const { given } = deciderSpec(memoryDecider);
 
@@ -122,5 +134,32 @@ describe('memory: forgetting needs the person', () => {
     expect(versionsDependingOn(state, [ids.m1]).map((v) => v.versionId)).toEqual([ids.v1, ids.v2]);
     expect(versionsDependingOn(state, [ids.m2]).map((v) => v.versionId)).toEqual([ids.v2]);
     expect(versionsDependingOn(state, [ids.m3])).toEqual([]);
+  });
+
+  it('leaves a correction standing when the message of the value it corrected is forgotten', () => {
+    // given v1 from m1, corrected by v3 from m3 ("that's wrong, it's green now")
+    const correction = versionData({
+      versionId: ids.v3,
+      version: 2,
+      text: blob('c'),
+      fingerprint: hash('3'),
+      validFrom: at(3),
+      evidence: [{ evidenceId: ids.m3, role: 'ORIGIN' }],
+      derivedFrom: [ids.v1],
+      cause: 'corrected',
+    });
+    const state = fold(memoryDecider, [
+      message(ids.m1, 'd', 0),
+      message(ids.m3, 'f', 3),
+      created(v1),
+      created(correction),
+      {
+        type: 'MemoryVersionSuperseded',
+        data: { memoryId: ids.brand, versionId: ids.v1, byVersionId: ids.v3, reason: 'corrected', validTo: at(3) },
+      },
+    ]);
+    // when m1 is forgotten, then only v1 stands on it: the correction rests on m3 alone
+    expect(versionsDependingOn(state, [ids.m1]).map((v) => v.versionId)).toEqual([ids.v1]);
+    expect(versionsDependingOn(state, [ids.m3]).map((v) => v.versionId)).toEqual([ids.v3]);
   });
 });

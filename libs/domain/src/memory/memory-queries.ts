@@ -122,7 +122,10 @@ export function dependencyIndex(state: MemoryState): DependencyIndex {
 
 /**
  * Every version (not yet purged) that depends on the evidence: it links the evidence as ORIGIN or
- * REFINE, or derives, through any number of steps, from a version that does. In creation order.
+ * REFINE, or derives, through any number of steps, from a version that does. A correction does
+ * not depend on the version it corrects: it rests on the new words only (the old value was wrong
+ * or has changed), so "that's wrong, it's pastel now" outlives forgetting the message that said
+ * the old value. In creation order.
  */
 export function versionsDependingOn(
   state: MemoryState,
@@ -136,7 +139,8 @@ export function versionsDependingOn(
     const id = queue.pop() as string;
     if (found.has(id) || state.versions[id]?.status === 'purged') continue;
     found.add(id);
-    for (const child of index.children.get(id) ?? []) queue.push(child);
+    for (const child of index.children.get(id) ?? [])
+      if (state.versions[child]?.cause !== 'corrected') queue.push(child);
   }
   return [...found]
     .sort((a, b) => (index.order.get(a) ?? 0) - (index.order.get(b) ?? 0))
