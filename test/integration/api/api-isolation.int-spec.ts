@@ -122,5 +122,6 @@ describe('API isolation between workspaces', () => {
       .map((l) => JSON.parse(l) as { id: string; revokedAt: string | null });
     expect(rows.find((r) => r.id === c.id)?.revokedAt).toEqual(expect.any(String));
     expect(rows.find((r) => r.id === a.id)?.revokedAt).toBeNull();
-  });
+    // Three CLI processes from the sources (create, revoke, list): ~2.5 s each on a loaded machine.
+  }, 30_000);
 });
