@@ -110,6 +110,10 @@ describe('mutation switches: each summary metric can fail', () => {
         runs.get({ scenario: c.scenario, model: c.model, mutation: c.mutation, patience: c.patience }),
         runs.get({ scenario: c.scenario, model: c.model }),
       ]);
+      process.stderr.write(
+        `${c.mutation}: ${c.metric} ${String(figure(mutated, c.metric))} (control ${String(figure(control, c.metric))}); ` +
+          `${c.scenario}, ${c.model}, ${Math.round(mutated.wallMs / 1000)} s / ${Math.round(control.wallMs / 1000)} s\n`,
+      );
       // A failure shows how the mutated run ended and every finding of its log.
       expect({ aboveZero: (figure(mutated, c.metric) ?? 0) > 0, ...why(mutated, c.metric) }).toEqual({
         ...why(mutated, c.metric),
