@@ -1,7 +1,8 @@
 import { IDEAL_FIGURES } from '@lomo/operator';
 import type { TestMutation } from '@lomo/contracts';
 import type { DrillModel, ScenarioResult } from './harness/run-scenario';
-import { MutationRuns } from './mutations/mutation-runs';
+import { loadScenarios } from './harness/scenario-file';
+import { MUTATION_SCENARIO_DIR, MutationRuns } from './mutations/mutation-runs';
 
 // Issue 21: "The metrics can fail: one mutation switch per summary metric, each shown in a test
 // to make its metric non-zero." Each test plays a drill with one safeguard switched off
@@ -99,6 +100,22 @@ const why = (r: ScenarioResult, metric: Metric) => ({
   completed: r.completed,
   error: r.error ?? null,
   findings: r.metrics?.findings ?? null,
+});
+
+describe('mutation scenarios (test/drills/mutations)', () => {
+  it('every file is a valid scenario, and nudge_if_stalled types a bare "continue" unless told otherwise', () => {
+    const scenarios = loadScenarios([], MUTATION_SCENARIO_DIR);
+    expect(scenarios.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['chinese-posters', 'nudged-posters', 'killed-posters', 'edited-script']),
+    );
+    const nudges = scenarios
+      .find((s) => s.name === 'nudged-posters')!
+      .person.flatMap((step) => ('nudge_if_stalled' in step ? [step.nudge_if_stalled] : []));
+    expect(nudges).toEqual([
+      { task: 'posters', text: 'continue', max: 2, timeout: '60s' },
+      { task: 'posters', text: 'continue', max: 3, timeout: '60s' },
+    ]);
+  });
 });
 
 describe('mutation switches: each summary metric can fail', () => {
