@@ -4,6 +4,11 @@ export const SEND_MESSAGE = `mutation($text: String!, $client: String) {
   sendMessage(text: $text, clientMessageId: $client) { messageId created language }
 }`;
 
+/** A message typed into a task's own view (the person names the task). */
+export const SEND_MESSAGE_TO_TASK = `mutation($text: String!, $task: ID!, $client: String) {
+  sendMessage(text: $text, taskId: $task, clientMessageId: $client) { messageId created language }
+}`;
+
 export const MESSAGE_ROUTING = `query($id: ID!) { message(id: $id) { routing { taskId outcome } } }`;
 
 export const TASK_STATE = `query($id: ID!) { task(id: $id) {

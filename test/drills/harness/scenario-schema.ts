@@ -115,6 +115,25 @@ const stopStep = z.object({ stop_task: taskName }).strict();
 /** The app process dies (SIGKILL) or stops, and starts again on the same data directory. */
 const restartStep = z.object({ restart: z.enum(['kill', 'stop']) }).strict();
 
+/**
+ * A person who finds the task idle with work left and nothing asking them (no card, the agent
+ * waiting) types a bare "continue" into the task; a task that is done, has a card open, or runs
+ * on by itself gets nothing. The `continue_prompts` metric counts each such message.
+ */
+const nudgeIfStalledStep = z
+  .object({
+    nudge_if_stalled: z
+      .object({
+        task: taskName,
+        text: z.string().min(1).default('continue'),
+        /** At most this many nudges, each after the agent stalled again (default 1). */
+        max: z.number().int().positive().optional(),
+        timeout: duration.optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
 /** Each step is an object with one key naming what the person does; the key picks its schema. */
 export const STEP_SCHEMAS = {
   say: sayStep,
@@ -129,6 +148,7 @@ export const STEP_SCHEMAS = {
   correct: correctStep,
   stop_task: stopStep,
   restart: restartStep,
+  nudge_if_stalled: nudgeIfStalledStep,
 } as const;
 
 export const stepSchema = z.union([
@@ -144,6 +164,7 @@ export const stepSchema = z.union([
   correctStep,
   stopStep,
   restartStep,
+  nudgeIfStalledStep,
 ]);
 export type DrillStep = z.infer<typeof stepSchema>;
 
@@ -215,6 +236,7 @@ export function tasksOf(step: DrillStep): string[] {
   if ('edit_flow' in step) return [step.edit_flow.task];
   if ('switch_to' in step) return [step.switch_to];
   if ('stop_task' in step) return [step.stop_task];
+  if ('nudge_if_stalled' in step) return [step.nudge_if_stalled.task];
   return [];
 }
 

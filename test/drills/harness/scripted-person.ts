@@ -13,6 +13,7 @@ import {
   MESSAGE_ROUTING,
   RESOLVE_CHECKPOINT,
   SEND_MESSAGE,
+  SEND_MESSAGE_TO_TASK,
   STOP_TASK,
   TASK_ARTIFACTS,
   TASK_STATE,
@@ -221,8 +222,48 @@ export class ScriptedPerson {
       await this.client.reconnect(this.app.url);
       return;
     }
+    if ('nudge_if_stalled' in step) return this.nudgeIfStalled(i, step.nudge_if_stalled);
     const unreachable: never = step;
     throw new Error(`unknown step ${JSON.stringify(unreachable)}`);
+  }
+
+  /**
+   * Waits until the agent has answered the person's last action on the task and no turn of the
+   * runtime's own is coming (a card is open, or the last continuation is not `continue`); if the
+   * task then sits with work left and nothing asking the person, types `text` into the task's
+   * own view (the message names its task) and waits again, `max` times at most.
+   */
+  private async nudgeIfStalled(
+    i: number,
+    nudge: Extract<DrillStep, { nudge_if_stalled: unknown }>['nudge_if_stalled'],
+  ): Promise<void> {
+    const id = this.taskId(nudge.task);
+    const timeout = nudge.timeout !== undefined ? durationMs(nudge.timeout) : DEFAULT_WAIT_MS;
+    for (let n = 0; n < (nudge.max ?? 1); n++) {
+      const since = this.lastActionAt.get(nudge.task) ?? 0;
+      const answered = () =>
+        this.client.feed.slice(since).some((e) => e.type === 'ContinuationDecided' && e.streamId === `task-${id}`);
+      const state = await this.client.until(
+        `"${nudge.task}" answered with nothing more coming by itself`,
+        this.readTask(id),
+        (t) =>
+          t.activeTurnId === null &&
+          answered() &&
+          (t.pendingCheckpoints.length > 0 || t.lastContinuation?.decision !== 'continue'),
+        timeout,
+      );
+      const workLeft = state.checklist.some((item) => item.status !== 'DONE' && item.status !== 'SKIPPED');
+      const stalled =
+        state.status !== 'STOPPED' &&
+        state.pendingCheckpoints.length === 0 &&
+        state.lastContinuation?.decision === 'await_person' &&
+        workLeft;
+      if (!stalled) return;
+      const clientMessageId = `${this.scenario.name}-${i + 1}-nudge-${n + 1}`;
+      this.intendedTargets.set(clientMessageId, { task: nudge.task });
+      await this.client.request(SEND_MESSAGE_TO_TASK, { text: nudge.text, task: id, client: clientMessageId });
+      this.acted(nudge.task);
+    }
   }
 
   private async latestArtifact(task: string, title: string, kind: 'DOCUMENT' | 'FLOW'): Promise<ArtifactRow> {
