@@ -65,6 +65,15 @@ const CASES: SwitchCase[] = [
     model: 'offline',
     patience: '45s',
   },
+  // The person's edit of the script never reaches the prompt: the agent edits from the version it
+  // last read (the reactive model decides from its prompt alone), older than the person's.
+  {
+    mutation: 'no_change_notice',
+    metric: 'stale_edits',
+    scenario: 'edited-script',
+    model: 'reactive',
+    patience: '45s',
+  },
   // No approval card before the paid 3D model: it is charged with nothing approved.
   { mutation: 'no_budget_check', metric: 'cost_over_budget', scenario: 'asset-3d', model: 'offline', patience: '45s' },
 ];
@@ -82,12 +91,6 @@ const NOT_YET: Array<{ mutation: TestMutation; metric: Metric; reason: string }>
     metric: 'misroutes',
     reason:
       'no control holds yet: in deictic-follow-up.yaml the switch sends "and make it warmer" away from the video (misroutes 1), but without it the router asks which task (also a misroute), because the person\'s latest messages went to both tasks (recent-decision evidence 0.35 vs 0.20, within the margin)',
-  },
-  {
-    mutation: 'no_change_notice',
-    metric: 'stale_edits',
-    reason:
-      "the switch works (edited-script.yaml with the reactive model: the agent edits the storyboard at base v1 over the person's v2), but the edit is a snippet edit the decider accepts, and the notice is consumed with the claim, so stale_edits (an unconsumed notice, or a refused write) counts 0; the metric does not see a revision based on a version older than a person's",
   },
 ];
 

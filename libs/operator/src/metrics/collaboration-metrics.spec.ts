@@ -215,6 +215,22 @@ describe('collaboration metrics, computed from the log', () => {
     expect((await figures(events)).stale_edits).toBe(2);
   });
 
+  it('stale edits: an agent revision based on a version older than the person’s latest, even when it merged', async () => {
+    const { events, at } = taskStory();
+    const agent = { kind: 'agent', taskId: 'a', callId: '1:1:0' };
+    const person = { kind: 'person', userId: 'u' };
+    // the person revises the storyboard to v2; the agent's next edit based on v2 is current
+    at('artifact-d1', 'ArtifactRevised', { version: 2, baseVersion: 1, by: person, change: {} });
+    at('artifact-d1', 'ArtifactRevised', { version: 3, baseVersion: 2, by: agent, change: {} });
+    expect((await figures(events)).stale_edits).toBe(0);
+    // the person revises again (v4); an agent edit still based on v3 is stale, though it applied
+    at('artifact-d1', 'ArtifactRevised', { version: 4, baseVersion: 3, by: person, change: {} });
+    at('artifact-d1', 'ArtifactRevised', { version: 5, baseVersion: 3, by: agent, change: {} });
+    const metrics = await collaborationMetrics({ events });
+    expect(metrics.staleEdits.count).toBe(1);
+    expect(metrics.staleEdits.findings[0]?.detail).toContain("from v3, older than the person's v4");
+  });
+
   it('language switches: a Chinese reply in an English task counts; an English reply quoting a Chinese title does not', async () => {
     const { events, at } = taskStory('en');
     at(TURN, 'ModelStepCommitted', {
