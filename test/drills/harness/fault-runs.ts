@@ -199,6 +199,8 @@ export interface FaultEvidence {
   watchdogTurns: number;
   /** Of the killed streams (turns, jobs): how many finished after the restart (a turn completed, a job completed). */
   killedFinished: number;
+  /** Progress recorded on the killed jobs' streams, by how it came (callback or poll). */
+  killedJobProgress: { callback: number; poll: number };
 }
 
 export async function faultEvidence(
@@ -222,6 +224,8 @@ export async function faultEvidence(
   let polledProgress = 0;
   let watchdogTurns = 0;
   const finished = new Set<string>();
+  const killedStreams = new Set(kills.map((k) => k.streamId));
+  const killedJobProgress = { callback: 0, poll: 0 };
   try {
     for (let from: string | undefined; ;) {
       const page = await store.readAll({ ...(from !== undefined ? { fromPosition: from } : {}), maxCount: 1_000 });
@@ -229,6 +233,8 @@ export async function faultEvidence(
         if (e.metadata.workspaceId !== workspaceId) continue;
         const data = e.data as Record<string, unknown>;
         if (e.type === 'GenerationProgressed' && data.source === 'poll') polledProgress += 1;
+        if (e.type === 'GenerationProgressed' && killedStreams.has(e.metadata.streamId))
+          killedJobProgress[data.source === 'poll' ? 'poll' : 'callback'] += 1;
         if (e.type === 'TurnStarted' && data.reason === 'watchdog') watchdogTurns += 1;
         if (e.type === 'TurnCompleted' || e.type === 'GenerationCompleted') finished.add(e.metadata.streamId);
       }
@@ -245,5 +251,6 @@ export async function faultEvidence(
     polledProgress,
     watchdogTurns,
     killedFinished: kills.filter((k) => finished.has(k.streamId)).length,
+    killedJobProgress,
   };
 }
