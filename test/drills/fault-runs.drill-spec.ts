@@ -112,6 +112,8 @@ describe('with fault switches on the same metrics hold', () => {
         // (callbacksLost can be 0: the upstream child restarts with the app and, until the app
         // forwards the faults again, sends the killed job's callbacks to an app not listening yet.)
         expect(r.faultEvidence!.upstream!.pollRequests).toBeGreaterThan(0);
+        // No progress of a killed job came by callback: it completed through the poll.
+        expect(r.faultEvidence!.killedJobProgress.callback).toBe(0);
       }
     });
   });
