@@ -6,12 +6,19 @@
 //   --env K=V              extra app environment (repeatable), e.g. LOMO_TEST_FAULTS=...
 //   --parallel <n>         scenarios at a time (default 1; 2 fits a 2-core machine)
 //   --keep                 keep each data directory (printed) for `lomo metrics` / `lomo task inspect`
+//   --faults <preset>      fault run (repeatable or comma list; test/drills/README.md "Fault runs"):
+//                          callbacks (duplicate + lost callbacks, 2 s silence before the poll),
+//                          wakeups (lost wake-ups), kill-mid-step (the harness SIGKILLs the app
+//                          when the feed shows a turn leased, restarts it on the same data directory),
+//                          generation-restart (lost callbacks; SIGKILL while a job is submitted and
+//                          not finished, restart: the restarted generation service's poll completes it)
 // Exits 1 when a scenario that is not a known gap fails, 2 on bad arguments or scenario files.
 import { parseArgs } from 'node:util';
 import { summarize, scenarioLine, table } from '../../test/drills/harness/drill-report';
 import { buildOnce } from '../../test/drills/harness/drill-app';
 import { runScenario, type DrillModel, type ScenarioResult } from '../../test/drills/harness/run-scenario';
 import { loadScenarios } from '../../test/drills/harness/scenario-file';
+import { FAULT_PRESETS, isFaultPreset, type FaultPreset } from '../../test/drills/harness/fault-runs';
 
 const MODELS = ['offline', 'reactive', 'openai'] as const;
 
@@ -24,6 +31,7 @@ function options() {
       env: { type: 'string', multiple: true, default: [] },
       parallel: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
+      faults: { type: 'string', multiple: true, default: [] },
     },
   });
   if (!(MODELS as readonly string[]).includes(values.model))
@@ -34,6 +42,12 @@ function options() {
     if (at <= 0) throw new Error(`--env takes K=V, got ${JSON.stringify(pair)}`);
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
+  const faults: FaultPreset[] = [];
+  for (const name of values.faults.flatMap((v) => v.split(',')).map((v) => v.trim())) {
+    if (!isFaultPreset(name))
+      throw new Error(`--faults takes ${FAULT_PRESETS.join(', ')}; got ${JSON.stringify(name)}`);
+    if (!faults.includes(name)) faults.push(name);
+  }
   const parallel = Number(values.parallel);
   if (!Number.isInteger(parallel) || parallel < 1 || parallel > 4) throw new Error('--parallel must be 1 to 4');
   return {
@@ -43,6 +57,7 @@ function options() {
     env,
     parallel,
     keep: values.keep,
+    faults,
   };
 }
 
@@ -64,14 +79,23 @@ async function main(): Promise<number> {
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < scenarios.length; i = next++) {
-      say(`drill ${scenarios[i].name}: started (${opts.model})`);
-      results[i] = await runScenario(scenarios[i], { model: opts.model, env: opts.env, keepDataDir: opts.keep });
+      const faults = opts.faults.length > 0 ? `, faults ${opts.faults.join('+')}` : '';
+      say(`drill ${scenarios[i].name}: started (${opts.model}${faults})`);
+      results[i] = await runScenario(scenarios[i], {
+        model: opts.model,
+        env: opts.env,
+        keepDataDir: opts.keep,
+        faults: opts.faults,
+      });
       const r = results[i];
       say(
         `drill ${r.name}: ${r.passed ? 'passed' : r.status === 'known-gap' ? 'known gap' : 'FAILED'} in ${(r.wallMs / 1000).toFixed(1)} s` +
           (r.error !== undefined ? ` (${r.error.slice(0, 300)})` : '') +
           (r.unmet.length > 0 ? ` unmet: ${r.unmet.join('; ')}` : '') +
           (r.offIdeal.length > 0 ? ` off ideal: ${r.offIdeal.join(', ')}` : '') +
+          (r.faults.length > 0
+            ? ` kills: ${r.kills.length}; evidence: ${JSON.stringify(r.faultEvidence ?? null)}`
+            : '') +
           (r.dataDir !== undefined ? ` data: ${r.dataDir}` : ''),
       );
     }

@@ -39,6 +39,11 @@ export class DrillClient {
   /** Event types the feed delivered, in order (diagnostics only: the metrics read the log). */
   readonly feed: Array<{ type: string; streamId: string }> = [];
   feedError: string | undefined;
+  /** Called with each feed event as it arrives (the fault driver watches the feed through it). */
+  readonly feedListeners = new Set<(event: { type: string; streamId: string }, index: number) => void>();
+  /** Set while the harness restarts the app (a fault run): requests wait for it, reads that fail on the dead socket retry after it. */
+  private outage: Promise<void> | undefined;
+  private mutationsInFlight = 0;
 
   constructor(
     private url: string,
@@ -77,6 +82,7 @@ export class DrillClient {
             if (item !== undefined) {
               this.cursor = item.cursor;
               this.feed.push(item.event);
+              for (const listen of this.feedListeners) listen(item.event, this.feed.length - 1);
             }
             if (first) {
               first = false;
@@ -102,17 +108,56 @@ export class DrillClient {
     this.ws = undefined;
   }
 
+  /**
+   * Runs `restart` (kill the app and start it again) with the person's requests held: no mutation
+   * is in flight when it starts (so none is cut in half), every request waits until the app is
+   * back, then the feed is resubscribed from its last cursor on `url()`.
+   */
+  async duringOutage(restart: () => Promise<void>, url: () => string): Promise<void> {
+    let end: () => void = () => undefined;
+    const outage = new Promise<void>((resolve) => (end = resolve));
+    this.outage = outage;
+    try {
+      while (this.mutationsInFlight > 0) await sleep(10);
+      await restart();
+      await this.reconnect(url());
+    } finally {
+      this.outage = undefined;
+      end();
+    }
+  }
+
   async request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const response = await fetch(`${this.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.token}` },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data?: T | null; errors?: GraphqlError[] };
+    const mutation = query.trimStart().startsWith('mutation');
+    for (;;) {
+      while (this.outage !== undefined) await this.outage;
+      if (mutation) this.mutationsInFlight += 1;
+      let status: number;
+      let text: string;
+      try {
+        const response = await fetch(`${this.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${this.token}` },
+          body: JSON.stringify({ query, variables }),
+        });
+        status = response.status;
+        text = await response.text();
+      } catch (error) {
+        // A read cut by the harness's kill is read again once the app is back; anything else fails.
+        if (!mutation && this.outage !== undefined) continue;
+        throw error;
+      } finally {
+        if (mutation) this.mutationsInFlight -= 1;
+      }
+      return this.answer<T>(query, status, text);
+    }
+  }
+
+  private answer<T>(query: string, status: number, text: string): T {
+    const body = JSON.parse(text) as { data?: T | null; errors?: GraphqlError[] };
     const operation = /\b(\w+)\s*[({]/.exec(query.replace(/^\s*(query|mutation)[^{]*\{/, ''))?.[1] ?? 'query';
-    if (body.errors !== undefined && body.errors.length > 0)
-      throw new DrillApiError(operation, body.errors, response.status);
-    if (body.data == null) throw new DrillApiError(operation, [{ message: 'no data' }], response.status);
+    if (body.errors !== undefined && body.errors.length > 0) throw new DrillApiError(operation, body.errors, status);
+    if (body.data == null) throw new DrillApiError(operation, [{ message: 'no data' }], status);
     return body.data;
   }
 

@@ -41,6 +41,9 @@ export function scenarioLine(r: ScenarioResult): Record<string, unknown> {
     delivered_artifacts: r.metrics?.deliveredArtifacts ?? null,
     events: r.metrics?.events ?? null,
     clock_advanced_ms: r.clock.reduce((s, c) => s + c.advanceMs, 0),
+    ...(r.faults.length > 0
+      ? { faults: r.faults, kills: r.kills.length, kill_log: r.kills, fault_evidence: r.faultEvidence ?? null }
+      : {}),
     wall_ms: r.wallMs,
     ...(r.error !== undefined ? { error: r.error } : {}),
     ...(r.unmet.length > 0 ? { unmet: r.unmet } : {}),

@@ -6,6 +6,14 @@ import type { DrillScenario } from './scenario-schema';
 import { scenarioMetrics, type ScenarioMetrics } from './scenario-metrics';
 import { ScriptedPerson } from './scripted-person';
 import type { ClockAdvance } from './test-control';
+import {
+  FaultDriver,
+  faultEnv,
+  faultEvidence,
+  type FaultEvidence,
+  type FaultKill,
+  type FaultPreset,
+} from './fault-runs';
 
 export type DrillModel = 'offline' | 'reactive' | 'openai';
 
@@ -15,6 +23,8 @@ export interface DrillOptions {
   env?: Record<string, string>;
   /** Keep the data directory for inspection (`lomo metrics`, `lomo task inspect`). */
   keepDataDir?: boolean;
+  /** Fault presets (fault-runs.ts): their switches, and the harness's kills driven by the feed. */
+  faults?: readonly FaultPreset[];
   log?: (line: string, context?: Record<string, unknown>) => void;
 }
 
@@ -35,6 +45,12 @@ export interface ScenarioResult {
   offIdeal: string[];
   metrics?: ScenarioMetrics;
   clock: ClockAdvance[];
+  /** The fault presets of the run (empty without). */
+  faults: FaultPreset[];
+  /** The harness's SIGKILLs and restarts. */
+  kills: FaultKill[];
+  /** What the log and the upstream show of the faults (fault runs only). */
+  faultEvidence?: FaultEvidence;
   wallMs: number;
   dataDir?: string;
 }
@@ -50,7 +66,10 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
   const started = Date.now();
   const model = options.model ?? 'offline';
   const log = options.log ?? (() => undefined);
-  const app = new DrillApp({ env: { LOMO_MODEL_PROVIDER: model, ...scenario.env, ...options.env } });
+  const faults = [...(options.faults ?? [])];
+  const app = new DrillApp({
+    env: { LOMO_MODEL_PROVIDER: model, ...scenario.env, ...faultEnv(faults), ...options.env },
+  });
   const result: ScenarioResult = {
     name: scenario.name,
     title: scenario.title,
@@ -62,10 +81,13 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
     unmet: [],
     offIdeal: [],
     clock: [],
+    faults,
+    kills: [],
     wallMs: 0,
   };
   let person: ScriptedPerson | undefined;
   let client: DrillClient | undefined;
+  let driver: FaultDriver | undefined;
   try {
     await app.start();
     const [personToken, operatorToken] = await Promise.all([
@@ -75,8 +97,13 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
     client = new DrillClient(app.url, personToken);
     await client.connect();
     person = new ScriptedPerson(scenario, app, client, operatorToken);
+    driver = new FaultDriver(faults, app, client, operatorToken);
+    driver.attach();
     log('scenario started', { scenario: scenario.name, dataDir: app.dataDir, url: app.url });
     await person.play();
+    // A kill decided on the person's last events finishes before the expectations are read.
+    await driver.settle();
+    if (driver.errors.length > 0) throw new Error(`fault driver: ${driver.errors.join('; ')}`);
     result.unmet = await unmetExpectations(scenario, person, client);
     result.completed = true;
   } catch (error) {
@@ -84,9 +111,13 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
     log('scenario failed', { scenario: scenario.name, error: result.error });
   } finally {
     result.clock = person?.clock ?? [];
+    await driver?.settle();
+    result.kills = driver?.kills ?? [];
     client?.close();
     await app.stop();
   }
+  if (faults.length > 0)
+    result.faultEvidence = await faultEvidence(app.dataDir, WORKSPACE, result.kills).catch(() => undefined);
   try {
     result.metrics = await scenarioMetrics(app.dataDir, WORKSPACE, {
       intendedTargets: person?.intendedTargets ?? new Map(),
