@@ -9,7 +9,7 @@
  */
 import type { DuplicateAnswer, DuplicatePrompt } from '@lomo/contracts';
 import { overlap } from '@lomo/text';
-import { contentTokens } from './routing-policy';
+import { GENERIC_LISTS, tokensWithout } from './routing-policy';
 import { COUNTS, SERIES_MARKERS } from './word-lists';
 
 export const DUPLICATE_POLICY = {
@@ -17,20 +17,9 @@ export const DUPLICATE_POLICY = {
   askMargin: 0.15,
 } as const;
 
-/** What a goal is about: its content tokens without the work's form (series marks, counts, numbers). */
-function subjectTokens(text: string): Set<string> {
-  const form = new Set([...contentTokens(formWordsOf(text))]);
-  return new Set([...contentTokens(text)].filter((t) => !form.has(t) && !/^\d+$/.test(t)));
-}
-
-/** The goal's words that name its form, as a text of their own (tokenized like the goal). */
-function formWordsOf(text: string): string {
-  const lower = text.normalize('NFKC').toLowerCase();
-  const forms = new Set([...SERIES_MARKERS.latin, ...COUNTS.latin]);
-  const latin = lower.split(/[^\p{L}\p{N}'’-]+/u).filter((w) => forms.has(w));
-  const han = [...SERIES_MARKERS.han, ...COUNTS.han].filter((h) => lower.includes(h));
-  return [...latin, ...han].join(' ');
-}
+/** What a goal is about: its tokens without the generic words, the work's form (series marks, counts) or numbers. */
+const withoutForm = tokensWithout([...GENERIC_LISTS, SERIES_MARKERS, COUNTS]);
+const subjectTokens = (text: string) => new Set([...withoutForm(text)].filter((t) => !/^\d+$/.test(t)));
 
 export function checkDuplicateOffline(prompt: DuplicatePrompt): DuplicateAnswer {
   const goal = subjectTokens(prompt.goal);

@@ -80,7 +80,7 @@ const round = (n: number) => Math.round(Math.min(1, Math.max(0, n)) * 100) / 100
 
 // The policy's own generic words say how to route, not what the work is about; they are cut out
 // of the message before tokenizing, so Han bigrams across them do not count either.
-const GENERIC_LISTS: WordList[] = [
+export const GENERIC_LISTS: readonly WordList[] = [
   GREETINGS,
   THANKS,
   MAKING_VERBS,
@@ -92,16 +92,23 @@ const GENERIC_LISTS: WordList[] = [
   CAPABILITY_WORDS,
   MODIFIERS,
 ];
-const GENERIC_LATIN = new Set(GENERIC_LISTS.flatMap((l) => l.latin));
-const GENERIC_HAN = [...new Set(GENERIC_LISTS.flatMap((l) => l.han))].sort((a, b) => b.length - a.length);
-
-/** The tokens of a text without the policy's own generic words (the duplicate policy compares goals by them too). */
-export function contentTokens(text: string): Set<string> {
-  let rest = text.normalize('NFKC').toLowerCase();
-  for (const han of GENERIC_HAN) rest = rest.split(han).join(' ');
-  const words = rest.split(/([\p{L}\p{N}][\p{L}\p{N}\p{M}'’-]*)/u);
-  return tokenSet(words.map((w) => (GENERIC_LATIN.has(w) ? ' ' : w)).join(''));
+/**
+ * A tokenizer that cuts the words of `lists` out of a text first (Latin as whole words, Han as
+ * substrings), so neither they nor Han bigrams across them count.
+ */
+export function tokensWithout(lists: readonly WordList[]): (text: string) => Set<string> {
+  const latin = new Set(lists.flatMap((l) => l.latin));
+  const han = [...new Set(lists.flatMap((l) => l.han))].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let rest = text.normalize('NFKC').toLowerCase();
+    for (const h of han) rest = rest.split(h).join(' ');
+    const words = rest.split(/([\p{L}\p{N}][\p{L}\p{N}\p{M}'’-]*)/u);
+    return tokenSet(words.map((w) => (latin.has(w) ? ' ' : w)).join(''));
+  };
 }
+
+/** The tokens of a text without the policy's own generic words. */
+export const contentTokens = tokensWithout(GENERIC_LISTS);
 
 /** Each candidate's content score: share of the message's content tokens in its goal + summary. */
 export function scoreCandidates(text: string, candidates: readonly RoutingPromptCandidate[]): Score[] {
