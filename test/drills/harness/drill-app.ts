@@ -22,12 +22,28 @@ export interface DrillAppOptions {
   startTimeoutMs?: number;
 }
 
-/** Builds dist/ once per process: the drills start the built standalone, never the sources. */
+/**
+ * Builds dist/ once per process: the drills start the built standalone, never the sources. The
+ * build empties dist/ first, so apps started side by side (the fault runs start several at once)
+ * share one build promise: a second build would delete the entry point under a starting app.
+ */
+let building: Promise<void> | undefined;
 let built = false;
-export async function buildOnce(): Promise<void> {
-  if (built && existsSync(STANDALONE)) return;
+export function buildOnce(): Promise<void> {
+  // Rebuild only after a finished build lost its output (someone cleaned dist/), never mid-build.
+  if (building === undefined || (built && !existsSync(STANDALONE))) {
+    built = false;
+    building = build();
+  }
+  return building;
+}
+
+async function build(): Promise<void> {
   const result = await runNode([path.join(REPO_ROOT, 'scripts/build.cjs')], {});
-  if (result.code !== 0) throw new Error(`node scripts/build.cjs failed: ${result.stderr}`);
+  if (result.code !== 0) {
+    building = undefined;
+    throw new Error(`node scripts/build.cjs failed: ${result.stderr}`);
+  }
   built = true;
 }
 
