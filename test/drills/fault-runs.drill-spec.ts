@@ -108,9 +108,9 @@ describe('with fault switches on the same metrics hold', () => {
       if (preset === 'kill-mid-step') expect(r.kills.every((k) => k.seen === 'TurnLeased')).toBe(true);
       else {
         expect(r.kills.every((k) => k.seen === 'GenerationSubmitted')).toBe(true);
-        // The restarted generation service polled the upstream for the job it had submitted.
-        // (callbacksLost can be 0: the upstream child restarts with the app and, until the app
-        // forwards the faults again, sends the killed job's callbacks to an app not listening yet.)
+        // The restarted generation service polled the upstream for the job it had submitted. (The
+        // upstream child restarts with the app, its faults on from its start: the resumed job's
+        // callbacks are lost, none slips through before the app forwards the switches again.)
         expect(r.faultEvidence!.upstream!.pollRequests).toBeGreaterThan(0);
         // No progress of a killed job came by callback: it completed through the poll.
         expect(r.faultEvidence!.killedJobProgress.callback).toBe(0);

@@ -108,6 +108,14 @@ async function simUpstreamFrom(config: LomoConfig, logger: Logger): Promise<SimU
     callbackUrl: `${callbackUrl}/simulated`,
     callbackSecret,
     logger,
+    ...(config.LOMO_TEST_CONTROL === 'on'
+      ? {
+          faults: {
+            duplicateCallbacks: config.LOMO_TEST_FAULTS.includes('duplicate_callbacks'),
+            lostCallbacks: config.LOMO_TEST_FAULTS.includes('lost_callbacks'),
+          },
+        }
+      : {}),
   });
   return { url: child.url, callbackSecret, callbackUrl, stop: () => child.stop() };
 }

@@ -29,6 +29,11 @@ export async function startSimUpstreamChild(options: {
   callbackSecret: string;
   logger: Logger;
   readyTimeoutMs?: number;
+  /**
+   * Drills' callback faults on from the child's first instant: a restarted upstream resumes its
+   * jobs at once, and a callback it sent before the app forwarded the faults would get through.
+   */
+  faults?: { duplicateCallbacks: boolean; lostCallbacks: boolean };
 }): Promise<SimUpstreamChild> {
   const dir = path.join(options.dataDir, 'sim-upstream');
   mkdirSync(dir, { recursive: true });
@@ -43,6 +48,7 @@ export async function startSimUpstreamChild(options: {
       SIM_UPSTREAM_CALLBACK_SECRET: options.callbackSecret,
       // The child leaves when this process dies (its stdin closes), even by SIGKILL.
       SIM_UPSTREAM_EXIT_WITH_PARENT: '1',
+      ...(options.faults === undefined ? {} : { SIM_UPSTREAM_CONFIG: JSON.stringify({ faults: options.faults }) }),
     },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
