@@ -55,6 +55,7 @@ export const configShape = {
   OPENAI_API_KEY: z.string().min(1).optional(),
   LOMO_MODEL: z.string().min(1).max(200),
   LOMO_MODEL_TIMEOUT_MS: positiveInt(600_000),
+  LOMO_MODEL_TOKEN_BUDGET: positiveInt(1_000_000_000_000).optional(),
   LOMO_OPENAI_ALLOWED_TOOLS: z.enum(['on', 'off']),
   LOMO_MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_024).max(10_000_000),
   LOMO_CONTEXT_HISTORY_SHARE: z.coerce.number().min(0.05).max(0.95),
@@ -226,6 +227,10 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   LOMO_MODEL_TIMEOUT_MS: {
     default: '60000',
     meaning: 'Timeout of one model call (retriable errors are retried with backoff)',
+  },
+  LOMO_MODEL_TOKEN_BUDGET: {
+    meaning:
+      'A cap on model spend: the tokens (input + output, as the endpoint reports them) one process may use over its lifetime, across the step loop, routing and memory extraction; past it every model call fails with MODEL_BUDGET_EXHAUSTED (not retried) and the turn fails visibly. Unset: no cap. Per process: a restart starts a new count',
   },
   LOMO_OPENAI_ALLOWED_TOOLS: {
     default: 'on',

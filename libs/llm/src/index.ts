@@ -1,5 +1,6 @@
 export * from './model-provider.port';
 export * from './model-errors';
+export * from './token-budget';
 export { describeRequest } from './describe-request';
 export {
   completeStructured,

@@ -6,6 +6,7 @@ import {
   ModelAbortedError,
   ModelAuthFailedError,
   ModelBadRequestError,
+  ModelBudgetExhaustedError,
   ModelInvalidOutputError,
   ModelInvalidResponseError,
   ModelRefusedError,
@@ -27,6 +28,7 @@ describe('ModelError', () => {
     new ModelInvalidResponseError('garbage'),
     new ModelInvalidOutputError('bad json twice', 2, { inputTokens: 10, outputTokens: 4 }),
     new ModelRefusedError('refused', 'I cannot help with that'),
+    new ModelBudgetExhaustedError(1000, 1012),
   ];
 
   it('has one class per stable code, each a LomoError', () => {

@@ -15,6 +15,7 @@ export const MODEL_ERROR_CODES = [
   'MODEL_INVALID_RESPONSE',
   'MODEL_INVALID_OUTPUT',
   'MODEL_REFUSED',
+  'MODEL_BUDGET_EXHAUSTED',
 ] as const;
 
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
@@ -145,4 +146,22 @@ export const isModelError = (error: unknown): error is ModelError => error insta
 /** Rejects at once when the caller has already given up, so no adapter does work nobody awaits. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ModelAbortedError(undefined, signal.reason);
+}
+
+/**
+ * The process spent its model token budget (LOMO_MODEL_TOKEN_BUDGET; token-budget.ts): nothing
+ * more is sent until a restart with a new budget. Not retriable: waiting does not refill it.
+ */
+export class ModelBudgetExhaustedError extends ModelError {
+  readonly code = 'MODEL_BUDGET_EXHAUSTED';
+  readonly retriable = false;
+  constructor(
+    readonly budgetTokens: number,
+    readonly spentTokens: number,
+  ) {
+    super(`The model token budget is spent: ${spentTokens} of ${budgetTokens} tokens (LOMO_MODEL_TOKEN_BUDGET)`, {
+      budgetTokens,
+      spentTokens,
+    });
+  }
 }

@@ -329,11 +329,12 @@ describe('collaboration metrics, computed from the log', () => {
     expect((await figures(events, truth, load)).forgotten_reappearing).toBe(1);
   });
 
-  it('pace: model calls per delivered artefact, and the time from an approval to the next progress (or a stall)', async () => {
+  it('pace: model calls and their tokens per delivered artefact, and the time from an approval to the next progress (or a stall)', async () => {
     const { events, at } = taskStory();
-    at(TURN, 'ModelStepCommitted', { step: 1, reply: '', toolCallIntents: [] }, 10);
+    const usage = { inputTokens: 1200, outputTokens: 40 };
+    at(TURN, 'ModelStepCommitted', { step: 1, reply: '', toolCallIntents: [], usage }, 10);
     at(TASK, 'CheckpointResolved', { checkpointId: 'c1', decision: 'approve', resolvedBy: 'u' }, 20);
-    at(TURN, 'ModelStepCommitted', { step: 2, reply: '', toolCallIntents: [] }, 21);
+    at(TURN, 'ModelStepCommitted', { step: 2, reply: '', toolCallIntents: [], usage }, 21);
     at(
       'artifact-p1',
       'ArtifactCreated',
@@ -351,6 +352,7 @@ describe('collaboration metrics, computed from the log', () => {
     const metrics = await collaborationMetrics({ events });
     expect(metrics.pace).toMatchObject({
       modelCalls: 2,
+      modelTokens: 2480,
       deliveredArtifacts: 1,
       modelCallsPerArtifact: 2,
       approvalToProgressMsMedian: 6000,

@@ -72,6 +72,7 @@ export function metricFigures(m: CollaborationMetrics) {
     cost_spent_minor: m.cost.spentMinor,
     cost_approved_minor: m.cost.approvedMinor,
     model_calls_per_artifact: m.pace.modelCallsPerArtifact,
+    model_tokens: m.pace.modelTokens,
     approval_to_progress_ms_median: m.pace.approvalToProgressMsMedian,
     stalled_approvals: m.pace.stalledApprovals.length,
   };

@@ -4,6 +4,11 @@ import { dataOf, finding, idOf, taskOfEvent, turnTasks, type Finding } from './c
 export interface DeliveryPace {
   /** Runtime model steps plus the router's semantic decisions. */
   modelCalls: number;
+  /**
+   * Tokens (input + output) of those calls as the endpoint reported them: what the model spend of
+   * a run was (memory extraction and summaries are side calls the log does not price).
+   */
+  modelTokens: number;
   /** Artefacts the agent or a paid job created in a task. */
   deliveredArtifacts: number;
   /** modelCalls / deliveredArtifacts; null when nothing was delivered. */
@@ -52,13 +57,22 @@ function isProgress(e: EventEnvelope): boolean {
 export function deliveryPace(events: readonly EventEnvelope[]): DeliveryPace {
   const turns = turnTasks(events);
   let modelCalls = 0;
+  let modelTokens = 0;
   const delivered = new Set<string>();
   const waiting = new Map<string, EventEnvelope[]>(); // task → approvals not followed by progress yet
   const delays: number[] = [];
   for (const e of events) {
-    if (e.type === 'ModelStepCommitted') modelCalls += 1;
-    if (e.type === 'RoutingDecided')
-      modelCalls += dataOf<{ modelStep?: { attempts: number } }>(e).modelStep?.attempts ?? 0;
+    if (e.type === 'ModelStepCommitted') {
+      modelCalls += 1;
+      // Required by the event's schema; hand-built logs of tests may leave it out.
+      const { usage } = dataOf<{ usage?: { inputTokens: number; outputTokens: number } }>(e);
+      modelTokens += (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+    }
+    if (e.type === 'RoutingDecided') {
+      const step = dataOf<{ modelStep?: { attempts: number; inputTokens: number; outputTokens: number } }>(e).modelStep;
+      modelCalls += step?.attempts ?? 0;
+      modelTokens += (step?.inputTokens ?? 0) + (step?.outputTokens ?? 0);
+    }
     if (e.type === 'ArtifactCreated') {
       const created = dataOf<{ artifactId: string; createdBy: { kind: string }; taskId?: string }>(e);
       if (created.createdBy.kind !== 'person' && created.taskId !== undefined) delivered.add(created.artifactId);
@@ -79,6 +93,7 @@ export function deliveryPace(events: readonly EventEnvelope[]): DeliveryPace {
   }
   return {
     modelCalls,
+    modelTokens,
     deliveredArtifacts: delivered.size,
     modelCallsPerArtifact: delivered.size === 0 ? null : modelCalls / delivered.size,
     approvalToProgressMsMedian: median(delays),
