@@ -49,6 +49,15 @@ const CASES: SwitchCase[] = [
     model: 'offline',
     patience: '45s',
   },
+  // "And make it warmer", right after the person asked the video how it is coming along, goes to
+  // the 3D ferry that finished rendering meanwhile (the most recently active task in the index).
+  {
+    mutation: 'no_routing_context',
+    metric: 'misroutes',
+    scenario: 'deictic-follow-up',
+    model: 'offline',
+    patience: '45s',
+  },
   // The prompts after the forgetting still quote the forgotten colour.
   {
     mutation: 'no_forgetting_cascade',
@@ -85,12 +94,6 @@ const NOT_YET: Array<{ mutation: TestMutation; metric: Metric; reason: string }>
     metric: 'duplicate_generations',
     reason:
       'a SIGKILL after a paid job is submitted retries nothing: the turn waits on the started media call across the restart and the callback completes it (killed-posters.yaml scores 0 with the switch on); the retry that would order a second job needs a crash between ToolCallStarted and TurnWaiting (milliseconds), an in-process kill point the harness does not have',
-  },
-  {
-    mutation: 'no_routing_context',
-    metric: 'misroutes',
-    reason:
-      'no control holds yet: in deictic-follow-up.yaml the switch sends "and make it warmer" away from the video (misroutes 1), but without it the router asks which task (also a misroute), because the person\'s latest messages went to both tasks (recent-decision evidence 0.35 vs 0.20, within the margin)',
   },
 ];
 

@@ -92,6 +92,47 @@ describe('planRouting: the next step for a message', () => {
     });
   });
 
+  it('a gap of exactly the margin is not closer than it: the newest decision (0.35) goes ahead of an older one (0.2)', () => {
+    // The read-your-writes boosts of the person's two latest tasks; 0.35 - 0.2 is 0.1499… in floating point.
+    const recent = (taskId: string, goal: string, evidence: number): RouteCandidate => ({
+      ...candidate(taskId, goal, evidence),
+      source: 'recent_decision',
+    });
+    const view = given({
+      candidates: [recent(T1, 'Short video of the mountain railway', 0.35), recent(T2, '3D model of the ferry', 0.2)],
+      routingAnswer: model({
+        outcome: 'existing',
+        taskRef: 't1',
+        scores: [
+          { ref: 't1', score: 0.35 },
+          { ref: 't2', score: 0.2 },
+        ],
+      }),
+    });
+    expect(planRouting(view)).toEqual({ kind: 'read-tasks', taskIds: [T1] });
+    // The margin itself is unchanged: a gap just under it still asks, by evidence or by the model's scores.
+    const under = planRouting({
+      ...view,
+      candidates: [recent(T1, 'Short video of the mountain railway', 0.34), recent(T2, '3D model of the ferry', 0.2)],
+    });
+    expect(under).toMatchObject({ kind: 'decided', routing: { decision: { outcome: 'clarify' } } });
+    const underByModel = planRouting({
+      ...view,
+      routingAnswer: model({
+        outcome: 'existing',
+        taskRef: 't1',
+        scores: [
+          { ref: 't1', score: 0.34 },
+          { ref: 't2', score: 0.2 },
+        ],
+      }),
+    });
+    expect(underByModel).toMatchObject({
+      kind: 'decided',
+      routing: { decision: { outcome: 'clarify', reason: expect.stringContaining('model scores') } },
+    });
+  });
+
   it('without evidence for either task (a paraphrase), the model’s choice stands', () => {
     const step = planRouting(
       given({

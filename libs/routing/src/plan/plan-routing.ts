@@ -359,16 +359,20 @@ function resolvesCard(card: CardOnLine, taskId: string, explicitAnswer: boolean)
  * picks a task but the two best candidates are too close — by the model's own scores, or by the
  * router's evidence when both have some — the router asks. Evidence below the floor does not
  * count: with no lexical trace of either task (a paraphrase), the model's reading stands.
+ * Gaps and floors are compared at the precision the decision records (`round`), not in binary
+ * floating point: the newest decision's recency (0.35) against an older one's (0.2) is a gap of
+ * exactly the margin, which 0.35 - 0.2 = 0.14999999999999997 made "closer than the margin", so a
+ * follow-up right after the person wrote to one of two tasks was asked about.
  */
 function tooClose(view: RoutingView, chosen: string): string | undefined {
   const { ambiguityMargin, evidenceFloor } = view.settings;
+  const close = (best: number, next: number) => round(next) >= evidenceFloor && round(best - next) < ambiguityMargin;
   const byEvidence = rankedByEvidence(view);
   const [first, second] = byEvidence;
   if (
     first !== undefined &&
     second !== undefined &&
-    second.evidence >= evidenceFloor &&
-    first.evidence - second.evidence < ambiguityMargin &&
+    close(first.evidence, second.evidence) &&
     (first.taskId === chosen || second.taskId === chosen)
   )
     return `evidence ${first.evidence.toFixed(2)} vs ${second.evidence.toFixed(2)}`;
@@ -376,7 +380,7 @@ function tooClose(view: RoutingView, chosen: string): string | undefined {
   if (answer?.ok) {
     const scores = [...answer.value.scores].sort((a, b) => b.score - a.score);
     const [a, b] = scores;
-    if (a !== undefined && b !== undefined && a.score - b.score < ambiguityMargin && b.score >= evidenceFloor)
+    if (a !== undefined && b !== undefined && close(a.score, b.score))
       return `model scores ${a.score.toFixed(2)} vs ${b.score.toFixed(2)}`;
   }
   return undefined;
