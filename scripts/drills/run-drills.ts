@@ -5,6 +5,9 @@
 //   --model offline|reactive|openai   the agent's model (default offline): LOMO_MODEL_PROVIDER
 //   --env K=V              extra app environment (repeatable), e.g. LOMO_TEST_FAULTS=...
 //   --parallel <n>         scenarios at a time (default 1; 2 fits a 2-core machine)
+//   --max-model-tokens <n> the cost cap: LOMO_MODEL_TOKEN_BUDGET for the app, the input + output
+//                          tokens each app process may send to the model; past it every model call
+//                          fails (MODEL_BUDGET_EXHAUSTED) and the scenario fails saying so
 //   --keep                 keep each data directory (printed) for `lomo metrics` / `lomo task inspect`
 //   --faults <preset>      fault run (repeatable or comma list; test/drills/README.md "Fault runs"):
 //                          callbacks (duplicate + lost callbacks, 2 s silence before the poll),
@@ -32,6 +35,7 @@ function options() {
       parallel: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
       faults: { type: 'string', multiple: true, default: [] },
+      'max-model-tokens': { type: 'string' },
     },
   });
   if (!(MODELS as readonly string[]).includes(values.model))
@@ -41,6 +45,12 @@ function options() {
     const at = pair.indexOf('=');
     if (at <= 0) throw new Error(`--env takes K=V, got ${JSON.stringify(pair)}`);
     env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const cap = values['max-model-tokens'];
+  if (cap !== undefined) {
+    if (!/^[1-9]\d*$/.test(cap))
+      throw new Error(`--max-model-tokens takes a positive whole number, got ${JSON.stringify(cap)}`);
+    env.LOMO_MODEL_TOKEN_BUDGET = cap;
   }
   const faults: FaultPreset[] = [];
   for (const name of values.faults.flatMap((v) => v.split(',')).map((v) => v.trim())) {

@@ -75,6 +75,8 @@ export class DrillApp {
   private stderrTail = '';
   /** The JSON log lines of the current process (the start line carries the URL). */
   lines: Record<string, unknown>[] = [];
+  /** Called with each JSON log line as it comes (the cost cap watches for a refused model call). */
+  readonly lineListeners = new Set<(line: Record<string, unknown>) => void>();
   url = '';
   /** Starts of the process so far (1 after the first start, 2 after a restart…). */
   starts = 0;
@@ -123,7 +125,9 @@ export class DrillApp {
       for (const p of parts) {
         if (!p.startsWith('{')) continue;
         try {
-          this.lines.push(JSON.parse(p) as Record<string, unknown>);
+          const line = JSON.parse(p) as Record<string, unknown>;
+          this.lines.push(line);
+          for (const listen of this.lineListeners) listen(line);
         } catch {
           // A log line cut by a SIGKILL is no start line; skip it.
         }

@@ -37,6 +37,7 @@ export function scenarioLine(r: ScenarioResult): Record<string, unknown> {
     cost_spent_minor: r.metrics?.figures.cost_spent_minor ?? null,
     cost_approved_minor: r.metrics?.figures.cost_approved_minor ?? null,
     model_calls_per_artifact: r.metrics?.figures.model_calls_per_artifact ?? null,
+    model_tokens: r.metrics?.figures.model_tokens ?? null,
     approval_to_progress_ms_median: r.metrics?.figures.approval_to_progress_ms_median ?? null,
     delivered_artifacts: r.metrics?.deliveredArtifacts ?? null,
     events: r.metrics?.events ?? null,
@@ -73,6 +74,7 @@ export function table(results: readonly ScenarioResult[]): string {
     ...SUMMARY_KEYS.map((k) => SHORT[k]),
     'stalled',
     'calls/art',
+    'tokens',
     'appr→prog ms',
     'spent (minor)',
     'wall s',
@@ -86,6 +88,7 @@ export function table(results: readonly ScenarioResult[]): string {
       ...SUMMARY_KEYS.map((k) => (f === undefined ? '-' : String(f[k]))),
       f === undefined ? '-' : String(f.stalled_approvals),
       f?.model_calls_per_artifact == null ? '-' : f.model_calls_per_artifact.toFixed(1),
+      f === undefined ? '-' : String(f.model_tokens),
       f?.approval_to_progress_ms_median == null ? '-' : String(Math.round(f.approval_to_progress_ms_median)),
       f === undefined
         ? '-'

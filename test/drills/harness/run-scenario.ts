@@ -100,7 +100,7 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
     driver = new FaultDriver(faults, app, client, operatorToken);
     driver.attach();
     log('scenario started', { scenario: scenario.name, dataDir: app.dataDir, url: app.url });
-    await person.play();
+    await Promise.race([person.play(), budgetSpent(app)]);
     // A kill decided on the person's last events finishes before the expectations are read.
     await driver.settle();
     if (driver.errors.length > 0) throw new Error(`fault driver: ${driver.errors.join('; ')}`);
@@ -123,6 +123,9 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
       intendedTargets: person?.intendedTargets ?? new Map(),
       forgottenTexts: forgottenTexts(scenario),
     });
+    // The cost cap (LOMO_MODEL_TOKEN_BUDGET, `npm run drills -- --max-model-tokens`) stopped the agent.
+    if (result.metrics.turnFailures.includes('MODEL_BUDGET_EXHAUSTED') && result.error === undefined)
+      result.error = `a turn failed on the model token budget (LOMO_MODEL_TOKEN_BUDGET=${app.env.LOMO_MODEL_TOKEN_BUDGET})`;
     result.offIdeal = Object.entries(IDEAL_FIGURES)
       .filter(([key, ideal]) => result.metrics!.figures[key as keyof typeof IDEAL_FIGURES] !== ideal)
       .map(([key]) => `${key}=${String(result.metrics!.figures[key as keyof typeof IDEAL_FIGURES])}`);
@@ -136,6 +139,19 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
   if (options.keepDataDir === true) result.dataDir = app.dataDir;
   await app.dispose(options.keepDataDir === true);
   return result;
+}
+
+/**
+ * Rejects as soon as the app refuses a model call for its token budget (LOMO_MODEL_TOKEN_BUDGET,
+ * `npm run drills -- --max-model-tokens`): the run stops there instead of waiting out the step.
+ */
+function budgetSpent(app: DrillApp): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    app.lineListeners.add((line) => {
+      const error = line.error as { code?: unknown; message?: unknown } | undefined;
+      if (error?.code === 'MODEL_BUDGET_EXHAUSTED') reject(new Error(`stopped: ${String(error.message)}`));
+    });
+  });
 }
 
 /** What the person asked to forget: prompts stored after the forgetting must not quote it. */

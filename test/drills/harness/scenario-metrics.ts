@@ -19,6 +19,8 @@ export interface ScenarioMetrics {
   findings: Array<{ metric: string; taskId: string | null; position: string; type: string; detail: string }>;
   deliveredArtifacts: number;
   events: number;
+  /** The error codes of the turns that failed (MODEL_BUDGET_EXHAUSTED: the run hit its token cap). */
+  turnFailures: string[];
 }
 
 const PAGE = 1_000;
@@ -58,6 +60,9 @@ export async function scenarioMetrics(
       findings: findingsOf(metrics),
       deliveredArtifacts: metrics.pace.deliveredArtifacts,
       events: events.length,
+      turnFailures: events
+        .filter((e) => e.type === 'TurnFailed')
+        .map((e) => (e.data as { error?: { code?: string } }).error?.code ?? 'unknown'),
     };
   } finally {
     await store.close();
