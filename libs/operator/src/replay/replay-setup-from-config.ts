@@ -3,7 +3,7 @@ import type { Logger } from '@lomo/observability';
 import type { RuntimeOptions } from '@lomo/runtime';
 import type { ToolRegistry } from '@lomo/tools';
 import { modelProviderFrom, runtimeOptionsFromConfig, starterToolSpecs, tokenizerFromConfig } from '@lomo/application';
-import { OfflineModelProvider, type ModelProvider } from '@lomo/llm';
+import { OfflineModelProvider, ReactiveModelProvider, type ModelProvider } from '@lomo/llm';
 import { ReplayModelRefusedError } from './replay-errors';
 import { parseReplayScript } from './replay-script';
 
@@ -24,12 +24,13 @@ export function replaySetupFromConfig(
   };
 }
 
-export const REPLAY_MODELS = ['recorded', 'offline', 'openai', 'scripted'] as const;
+export const REPLAY_MODELS = ['recorded', 'offline', 'reactive', 'openai', 'scripted'] as const;
 export type ReplayModelName = (typeof REPLAY_MODELS)[number];
 
 /**
  * The model a replay asks: `recorded` (the stored replies, no model), `offline` (the demo
- * policy), `openai` (the OpenAI-compatible endpoint OPENAI_BASE_URL / OPENAI_API_KEY /
+ * policy), `reactive` (the drills' scripted model, which decides from the prompt alone: a prompt
+ * patch shows at once whether a drill's step would go otherwise), `openai` (the OpenAI-compatible endpoint OPENAI_BASE_URL / OPENAI_API_KEY /
  * LOMO_MODEL configure, whatever LOMO_MODEL_PROVIDER says), `scripted` (a script file's text).
  */
 export function replayModelFromConfig(name: string, config: LomoConfig, script?: string): 'recorded' | ModelProvider {
@@ -38,6 +39,8 @@ export function replayModelFromConfig(name: string, config: LomoConfig, script?:
       return 'recorded';
     case 'offline':
       return new OfflineModelProvider();
+    case 'reactive':
+      return new ReactiveModelProvider();
     case 'openai':
       if ((config.OPENAI_BASE_URL ?? '') === '' && (config.OPENAI_API_KEY ?? '') === '')
         throw new ReplayModelRefusedError('openai needs OPENAI_BASE_URL or OPENAI_API_KEY');

@@ -7,6 +7,7 @@ import { entityId, optional } from './input-schemas';
 export const ReplayModel = {
   RECORDED: 'recorded',
   OFFLINE: 'offline',
+  REACTIVE: 'reactive',
   OPENAI: 'openai',
   SCRIPTED: 'scripted',
 } as const satisfies Record<string, (typeof REPLAY_MODELS)[number]>;
@@ -15,7 +16,7 @@ export type ReplayModel = (typeof ReplayModel)[keyof typeof ReplayModel];
 registerEnumType(ReplayModel, {
   name: 'ReplayModel',
   description:
-    'What answers each replayed step: RECORDED (the stored replies, no model asked), OFFLINE (the demo policy), OPENAI (the configured OpenAI-compatible endpoint; BAD_REPLAY_MODEL when none is), SCRIPTED (the `script` given).',
+    'What answers each replayed step: RECORDED (the stored replies, no model asked), OFFLINE (the demo policy), REACTIVE (the scripted model of the drills, deciding from the prompt alone), OPENAI (the configured OpenAI-compatible endpoint; BAD_REPLAY_MODEL when none is), SCRIPTED (the `script` given).',
 });
 
 /** A patch or a script is a small JSON document: longer text is refused before it is parsed. */
