@@ -25,6 +25,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'dist.building-*/**',
+      'dist.old-*/**',
       'node_modules/**',
       'coverage/**',
       'schemas/**',

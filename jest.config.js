@@ -13,7 +13,7 @@ const shared = {
     '^@lomo/([^/]+)$': '<rootDir>/libs/$1/src',
   },
   setupFiles: ['reflect-metadata'],
-  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/dist\\.(building|old)-'],
 };
 
 module.exports = {
