@@ -117,7 +117,7 @@ export class GenerationOrders implements GenerationRequests {
     // the runtime retry the call after the restart (a call started without a result, idempotent),
     // so the retry must join this job (no_duplicate_check shows what happens when it does not).
     // A kill from outside cannot aim at it: from here to TurnWaiting takes milliseconds, and once
-    // the turn waits on the call a restart only waits on. (The simulated upstream's
+    // the turn waits on the call a restart only waits on the job. (The simulated upstream's
     // timeoutAfterCreate opens no such window: it hangs the submission, which the generation
     // service makes from the bus on its own; the tool has answered pending by then.)
     this.deps.testControl?.crashPoint?.('crash_after_media_order');
