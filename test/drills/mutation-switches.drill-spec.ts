@@ -1,6 +1,7 @@
 import { IDEAL_FIGURES } from '@lomo/operator';
 import type { TestMutation } from '@lomo/contracts';
 import type { DrillModel, ScenarioResult } from './harness/run-scenario';
+import { SUMMARY_KEYS } from './harness/drill-report';
 import { loadScenarios } from './harness/scenario-file';
 import { MUTATION_SCENARIO_DIR, MutationRuns } from './mutations/mutation-runs';
 
@@ -85,15 +86,14 @@ const CASES: SwitchCase[] = [
   },
   // No approval card before the paid 3D model: it is charged with nothing approved.
   { mutation: 'no_budget_check', metric: 'cost_over_budget', scenario: 'asset-3d', model: 'offline', patience: '45s' },
-];
-
-/** Switches whose metric no drill here drives above zero yet, and why (reported, never faked). */
-const NOT_YET: Array<{ mutation: TestMutation; metric: Metric; reason: string }> = [
+  // The app crashes right after ordering the first poster, before the tool's pending answer
+  // (crash_after_media_order); the retried call orders a second paid job instead of joining it.
   {
     mutation: 'no_duplicate_check',
     metric: 'duplicate_generations',
-    reason:
-      'a SIGKILL after a paid job is submitted retries nothing: the turn waits on the started media call across the restart and the callback completes it (killed-posters.yaml scores 0 with the switch on); the retry that would order a second job needs a crash between ToolCallStarted and TurnWaiting (milliseconds), an in-process kill point the harness does not have',
+    scenario: 'killed-posters',
+    model: 'offline',
+    patience: '45s',
   },
 ];
 
@@ -148,5 +148,7 @@ describe('mutation switches: each summary metric can fail', () => {
     600_000,
   );
 
-  for (const n of NOT_YET) it.todo(`${n.mutation} makes ${n.metric} non-zero (not yet: ${n.reason})`);
+  it('covers every summary metric with a switch', () => {
+    expect(CASES.map((c) => c.metric).sort()).toEqual([...SUMMARY_KEYS].sort());
+  });
 });

@@ -64,6 +64,26 @@ describe('drill scenario files', () => {
     expect(errorOf('name: drill\ntitle: [unclosed\n').problems).toEqual([expect.stringMatching(/^not YAML: /)]);
   });
 
+  it('a crash is armed before the restart that waits for it, and every armed crash is waited for', () => {
+    const open = 'name: drill\ntitle: t\nperson:\n  - say: {text: hi, target: {new: a}}\n';
+    const steps = (...lines: string[]) => open + lines.map((l) => `  - ${l}\n`).join('');
+    expect(
+      parseScenario(steps('arm_crash: after_media_order', 'restart: crashed'), 'drill.yaml').person.slice(1),
+    ).toEqual([{ arm_crash: 'after_media_order' }, { restart: 'crashed' }]);
+    expect(errorOf(steps('restart: crashed')).problems).toEqual([
+      'person.1: restart: crashed waits for a crash no arm_crash step armed before it',
+    ]);
+    expect(errorOf(steps('arm_crash: after_media_order')).problems).toEqual([
+      'person: an armed crash is never waited for (restart: crashed)',
+    ]);
+    expect(
+      errorOf(steps('arm_crash: after_media_order', 'arm_crash: after_media_order', 'restart: crashed')).problems,
+    ).toEqual(['person.2: a crash is armed again before it happened']);
+    expect(errorOf(steps('arm_crash: after_model_reply', 'restart: crashed')).problems).toEqual([
+      expect.stringMatching(/^person\.1\.arm_crash: Invalid input: expected "after_media_order"/),
+    ]);
+  });
+
   it('a file is read from disk with the same checks, and the forgotten texts are what the person asked to forget', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'drill-scenario-'));
     try {

@@ -1,7 +1,14 @@
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, testFaultNames, testMutationNames, type TestFault, type TestMutation } from '@lomo/contracts';
+import {
+  ConfigError,
+  testCrashFaultNames,
+  testFaultNames,
+  testMutationNames,
+  type TestFault,
+  type TestMutation,
+} from '@lomo/contracts';
 import { configShape, configVariables, type ConfigKey } from './config.schema';
 
 /**
@@ -179,5 +186,14 @@ function testControlProblems(c: Raw): { variable: string; message: string }[] {
     if (unknown.length > 0)
       problems.push({ variable, message: `unknown ${unknown.join(', ')} (known: ${known.join(', ')})` });
   }
+  // A crash fault set at start would crash every restart on the same data directory again.
+  const crashes = namesOf(c.LOMO_TEST_FAULTS).filter((name) =>
+    (testCrashFaultNames as readonly string[]).includes(name),
+  );
+  if (crashes.length > 0)
+    problems.push({
+      variable: 'LOMO_TEST_FAULTS',
+      message: `${crashes.join(', ')} is armed at run time only (POST /test-control/faults): from the environment every restart would crash again`,
+    });
   return problems;
 }

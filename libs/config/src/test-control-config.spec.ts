@@ -52,7 +52,7 @@ describe('loadConfig: test control', () => {
     const message = problemsOf({ LOMO_TEST_CONTROL: 'on', LOMO_TEST_MUTATIONS: 'no_fallback_card,no_seatbelt' });
     expect(message).toMatch(/LOMO_TEST_MUTATIONS: unknown no_seatbelt \(known: no_fallback_card, no_settled_check,/);
     expect(problemsOf({ LOMO_TEST_CONTROL: 'on', LOMO_TEST_FAULTS: 'slow_disk' })).toContain(
-      'LOMO_TEST_FAULTS: unknown slow_disk (known: duplicate_callbacks, lost_callbacks, lost_wakeups)',
+      'LOMO_TEST_FAULTS: unknown slow_disk (known: duplicate_callbacks, lost_callbacks, lost_wakeups, crash_after_media_order)',
     );
   });
 

@@ -8,8 +8,21 @@ import { LomoError } from './errors';
  */
 
 /** Faults the drills switch on at start (LOMO_TEST_FAULTS) or at run time (POST /test-control/faults). */
-export const testFaultNames = ['duplicate_callbacks', 'lost_callbacks', 'lost_wakeups'] as const;
+export const testFaultNames = [
+  'duplicate_callbacks',
+  'lost_callbacks',
+  'lost_wakeups',
+  'crash_after_media_order',
+] as const;
 export type TestFault = (typeof testFaultNames)[number];
+
+/**
+ * Crash faults: armed at run time only (POST /test-control/faults; LOMO_TEST_FAULTS refuses them,
+ * or every restart would crash again), each fires once at its crash point: it disarms itself and
+ * the process SIGKILLs itself there.
+ */
+export const testCrashFaultNames = ['crash_after_media_order'] as const satisfies readonly TestFault[];
+export type TestCrashFault = (typeof testCrashFaultNames)[number];
 
 /** Each disables one safeguard, so one collaboration metric can be shown to fail (LOMO_TEST_MUTATIONS). */
 export const testMutationNames = [
@@ -35,6 +48,12 @@ export interface TestControl {
   mutation(name: TestMutation): boolean;
   /** Whether this fault is on now (faults change at run time). */
   fault(name: TestFault): boolean;
+  /**
+   * A crash point: when its crash fault is armed, disarms it and SIGKILLs this process (no
+   * return, nothing flushed: a crash); otherwise returns at once. With test control off, a no-op.
+   * Optional so a test's own switches need not stub it; guarded code calls `crashPoint?.(...)`.
+   */
+  crashPoint?(name: TestCrashFault): void;
 }
 
 export const TEST_CONTROL = Symbol('TEST_CONTROL');
@@ -43,6 +62,7 @@ export const testControlOff: TestControl = {
   enabled: false,
   mutation: () => false,
   fault: () => false,
+  crashPoint: () => undefined,
 };
 
 /** A clock the drills move: real time plus an offset, so timers keep running. */

@@ -167,11 +167,43 @@ export class DrillApp {
     await this.exited;
   }
 
-  /** Kill, then start again on the same data directory (the URL's port changes). */
-  async restart(how: 'kill' | 'stop' = 'kill'): Promise<void> {
-    if (how === 'kill') await this.kill();
-    else await this.stop();
+  /**
+   * Waits for the process to end by itself (a crash fault it fired) and says how it ended;
+   * undefined when it is still running after `timeoutMs` (left running).
+   */
+  async exitWithin(timeoutMs: number): Promise<ProcessExit | undefined> {
+    if (this.exited === undefined) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const exit = await Promise.race([
+      this.exited,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return exit;
+  }
+
+  /**
+   * Kill (or stop), then start again on the same data directory (the port is kept). `crashed`:
+   * the process has ended by itself or does within `crashTimeoutMs` (a crash fault it fired); it
+   * must have died of a SIGKILL, as a crash point kills.
+   */
+  async restart(how: 'kill' | 'stop' | 'crashed' = 'kill', crashTimeoutMs = 120_000): Promise<ProcessExit> {
+    let exit: ProcessExit;
+    if (how === 'crashed') {
+      const ended = await this.exitWithin(crashTimeoutMs);
+      if (ended === undefined) throw new Error(`the app did not crash within ${crashTimeoutMs} ms (still running)`);
+      if (ended.signal !== 'SIGKILL')
+        throw new Error(
+          `the app ended by ${ended.signal ?? `exit code ${String(ended.code)}`}, not a crash point's SIGKILL: ${this.stderrTail}`,
+        );
+      exit = ended;
+    } else if (how === 'kill') exit = await this.kill();
+    else {
+      await this.stop();
+      exit = (await this.exited) ?? { code: null, signal: null };
+    }
     await this.start();
+    return exit;
   }
 
   /** `lomo <args>` of the built CLI on this data directory (runs beside the app, as an operator does). */

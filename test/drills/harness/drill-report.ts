@@ -45,6 +45,7 @@ export function scenarioLine(r: ScenarioResult): Record<string, unknown> {
     ...(r.faults.length > 0
       ? { faults: r.faults, kills: r.kills.length, kill_log: r.kills, fault_evidence: r.faultEvidence ?? null }
       : {}),
+    ...(r.crashes.length > 0 ? { crashes: r.crashes } : {}),
     wall_ms: r.wallMs,
     ...(r.error !== undefined ? { error: r.error } : {}),
     ...(r.unmet.length > 0 ? { unmet: r.unmet } : {}),

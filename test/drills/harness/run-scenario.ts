@@ -4,7 +4,7 @@ import { DrillClient } from './drill-client';
 import { TASK_ARTIFACTS, TASK_STATE, type TaskState } from './queries';
 import type { DrillScenario } from './scenario-schema';
 import { scenarioMetrics, type ScenarioMetrics } from './scenario-metrics';
-import { ScriptedPerson } from './scripted-person';
+import { ScriptedPerson, type AppCrash } from './scripted-person';
 import type { ClockAdvance } from './test-control';
 import {
   FaultDriver,
@@ -49,6 +49,8 @@ export interface ScenarioResult {
   faults: FaultPreset[];
   /** The harness's SIGKILLs and restarts. */
   kills: FaultKill[];
+  /** Crashes the app did at a crash point the person armed (`arm_crash`, `restart: crashed`). */
+  crashes: AppCrash[];
   /** What the log and the upstream show of the faults (fault runs only). */
   faultEvidence?: FaultEvidence;
   wallMs: number;
@@ -83,6 +85,7 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
     clock: [],
     faults,
     kills: [],
+    crashes: [],
     wallMs: 0,
   };
   let person: ScriptedPerson | undefined;
@@ -111,6 +114,7 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
     log('scenario failed', { scenario: scenario.name, error: result.error });
   } finally {
     result.clock = person?.clock ?? [];
+    result.crashes = person?.crashes ?? [];
     await driver?.settle();
     result.kills = driver?.kills ?? [];
     client?.close();

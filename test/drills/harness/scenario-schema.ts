@@ -112,8 +112,22 @@ const correctStep = z
   })
   .strict();
 const stopStep = z.object({ stop_task: taskName }).strict();
-/** The app process dies (SIGKILL) or stops, and starts again on the same data directory. */
-const restartStep = z.object({ restart: z.enum(['kill', 'stop']) }).strict();
+/**
+ * The app process dies (SIGKILL) or stops, and starts again on the same data directory;
+ * `crashed`: the app killed itself at the crash point an `arm_crash` step armed (waited for up
+ * to two minutes; the step fails if the app is still alive then), and is started again the same way.
+ */
+const restartStep = z.object({ restart: z.enum(['kill', 'stop', 'crashed']) }).strict();
+
+/**
+ * The person (an operator, through `POST /test-control/faults`) arms a one-shot crash of the app
+ * at a point no outside kill can aim at. `after_media_order`: the app SIGKILLs itself right after
+ * its next media job order is recorded and before the tool's pending result is (the
+ * `crash_after_media_order` fault, libs/platform/src/test-control/README.md). A later
+ * `restart: crashed` waits for that death and restarts the app on the same data directory.
+ */
+export const CRASH_POINTS = { after_media_order: 'crashAfterMediaOrder' } as const;
+const armCrashStep = z.object({ arm_crash: z.enum(['after_media_order']) }).strict();
 
 /**
  * A person who finds the task idle with work left and nothing asking them (no card, the agent
@@ -148,6 +162,7 @@ export const STEP_SCHEMAS = {
   correct: correctStep,
   stop_task: stopStep,
   restart: restartStep,
+  arm_crash: armCrashStep,
   nudge_if_stalled: nudgeIfStalledStep,
 } as const;
 
@@ -164,6 +179,7 @@ export const stepSchema = z.union([
   correctStep,
   stopStep,
   restartStep,
+  armCrashStep,
   nudgeIfStalledStep,
 ]);
 export type DrillStep = z.infer<typeof stepSchema>;
@@ -202,6 +218,30 @@ export const scenarioSchema = z
   .superRefine((s, ctx) => {
     if (s.status === 'known-gap' && (s.gap ?? '').trim() === '')
       ctx.addIssue({ code: 'custom', path: ['gap'], message: 'a known-gap scenario says why (gap: ...)' });
+    // A crash is armed before the restart that waits for it, and every armed crash is waited for.
+    let armed = false;
+    s.person.forEach((step, i) => {
+      if ('arm_crash' in step) {
+        if (armed)
+          ctx.addIssue({ code: 'custom', path: ['person', i], message: 'a crash is armed again before it happened' });
+        armed = true;
+      }
+      if ('restart' in step && step.restart === 'crashed') {
+        if (!armed)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['person', i],
+            message: 'restart: crashed waits for a crash no arm_crash step armed before it',
+          });
+        armed = false;
+      }
+    });
+    if (armed)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['person'],
+        message: 'an armed crash is never waited for (restart: crashed)',
+      });
     // A task is named by the message that opens it before any step refers to it.
     const opened = new Set<string>();
     s.person.forEach((step, i) => {

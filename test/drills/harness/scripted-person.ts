@@ -20,8 +20,8 @@ import {
   type ArtifactRow,
   type TaskState,
 } from './queries';
-import { durationMs, type DrillScenario, type DrillStep } from './scenario-schema';
-import { advanceClock, type ClockAdvance } from './test-control';
+import { CRASH_POINTS, durationMs, type DrillScenario, type DrillStep } from './scenario-schema';
+import { advanceClock, setFaults, type ClockAdvance } from './test-control';
 
 /** A step the app would not let the person do, or a state that never came: the scenario cannot complete. */
 export class DrillStepError extends Error {
@@ -37,6 +37,17 @@ export class DrillStepError extends Error {
 
 const DEFAULT_WAIT_MS = 120_000;
 
+/** One crash the app did by itself at the crash point a step armed, and its restart. */
+export interface AppCrash {
+  point: keyof typeof CRASH_POINTS;
+  /** The step that waited for it (1-based). */
+  step: number;
+  signal: string | null;
+  /** When the restart step began (ms since the drill started), and from then to the app answering again (the wait for the crash included). */
+  atMs: number;
+  downMs: number;
+}
+
 /** Plays a scenario's person against the running app, through the public API only. */
 export class ScriptedPerson {
   /** Scenario task name → task id, as routing decided for the message that opened it. */
@@ -44,10 +55,13 @@ export class ScriptedPerson {
   /** clientMessageId → intended target: the misroute metric's ground truth. */
   readonly intendedTargets = new Map<string, { new: string } | { task: string }>();
   readonly clock: ClockAdvance[] = [];
+  /** Crashes the app did at an armed crash point (`arm_crash`, then `restart: crashed`). */
+  readonly crashes: AppCrash[] = [];
   /** Feed position of the person's last action per task: waits look for the agent's answer after it. */
   private readonly lastActionAt = new Map<string, number>();
   readonly log: Array<{ step: number; what: string; atMs: number }> = [];
   private readonly started = Date.now();
+  private armedCrash: keyof typeof CRASH_POINTS | undefined;
 
   constructor(
     private readonly scenario: DrillScenario,
@@ -217,8 +231,24 @@ export class ScriptedPerson {
       this.acted(step.stop_task);
       return;
     }
+    if ('arm_crash' in step) {
+      const key = CRASH_POINTS[step.arm_crash];
+      const faults = await setFaults(this.app.url, this.operatorToken, { [key]: true });
+      if (faults[key] !== true) throw new Error(`the app did not arm ${key}: ${JSON.stringify(faults)}`);
+      this.armedCrash = step.arm_crash;
+      return;
+    }
     if ('restart' in step) {
-      await this.app.restart(step.restart);
+      const atMs = Date.now() - this.started;
+      const exit = await this.app.restart(step.restart);
+      if (step.restart === 'crashed')
+        this.crashes.push({
+          point: this.armedCrash!,
+          step: i + 1,
+          signal: exit.signal,
+          atMs,
+          downMs: Date.now() - this.started - atMs,
+        });
       await this.client.reconnect(this.app.url);
       return;
     }

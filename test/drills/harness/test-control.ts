@@ -25,3 +25,22 @@ export async function advanceClock(baseUrl: string, operatorToken: string, advan
   const { now } = (await response.json()) as { now: string };
   return { advanceMs, now, status: response.status };
 }
+
+/**
+ * `POST /test-control/faults` with an operator's token: switches (or arms) the named faults of
+ * the running app and answers the faults as the app now has them.
+ */
+export async function setFaults(
+  baseUrl: string,
+  operatorToken: string,
+  faults: Record<string, boolean>,
+): Promise<Record<string, boolean>> {
+  const response = await fetch(`${baseUrl}/test-control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
+    body: JSON.stringify(faults),
+  });
+  if (!response.ok)
+    throw new Error(`POST /test-control/faults answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+  return ((await response.json()) as { faults: Record<string, boolean> }).faults;
+}

@@ -119,4 +119,19 @@ describe('test control over HTTP (standalone)', () => {
     const control = (await (await fetch(`${upstream}/control`)).json()) as { faults: Record<string, unknown> };
     expect(control.faults).toMatchObject({ duplicateCallbacks: false, lostCallbacks: true });
   });
+
+  it('arms and disarms the crash fault at run time, and the other faults keep their value', async () => {
+    // Disarmed again before any media order here: armed, the next one would SIGKILL this app.
+    const armed = await call(api, 'POST', '/test-control/faults', operator, { crashAfterMediaOrder: true });
+    expect(armed).toMatchObject({ status: 200, body: { faults: { crashAfterMediaOrder: true, lostWakeups: true } } });
+    const disarmed = await call(api, 'POST', '/test-control/faults', operator, { crashAfterMediaOrder: false });
+    expect(disarmed).toMatchObject({ status: 200, body: { faults: { crashAfterMediaOrder: false } } });
+    expect((await call(api, 'GET', '/test-control', operator)).body).toMatchObject({
+      faults: { crashAfterMediaOrder: false, lostCallbacks: true },
+    });
+    expect(await call(api, 'POST', '/test-control/faults', operator, { crashAfterMediaOrder: 1 })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST' } },
+    });
+  });
 });

@@ -23,6 +23,8 @@ const faultsBody = z.strictObject({
   duplicateCallbacks: z.boolean().optional(),
   lostCallbacks: z.boolean().optional(),
   lostWakeups: z.boolean().optional(),
+  /** Armed: the process SIGKILLs itself right after its next media job order is recorded (once). */
+  crashAfterMediaOrder: z.boolean().optional(),
 });
 
 /** A refused test-control request: a stable code the harness matches (BAD_REQUEST, CLOCK_BACKWARDS), status 400. */
@@ -96,7 +98,7 @@ export class TestControlController {
       if (!parsed.success)
         throw new TestControlRefusal(
           ApiErrorCodes.BAD_REQUEST,
-          'The body names faults as booleans: duplicateCallbacks, lostCallbacks, lostWakeups',
+          'The body names faults as booleans: duplicateCallbacks, lostCallbacks, lostWakeups, crashAfterMediaOrder',
           issuesOf(parsed.error),
         );
       const faults = await this.state.setFaults(parsed.data);

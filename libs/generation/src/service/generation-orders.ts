@@ -37,8 +37,11 @@ export interface GenerationOrdersDeps {
   clock: { now(): Date };
   jobs?: JobStreams;
   accounts?: AccountStreams;
-  /** Drills' mutation switches (libs/platform/src/test-control/README.md); absent: every safeguard on. */
-  testControl?: Pick<TestControl, 'mutation'>;
+  /**
+   * Drills' mutation switches and the `crash_after_media_order` crash point
+   * (libs/platform/src/test-control/README.md); absent: every safeguard on, no crash point.
+   */
+  testControl?: Pick<TestControl, 'mutation' | 'crashPoint'>;
 }
 
 /**
@@ -108,6 +111,16 @@ export class GenerationOrders implements GenerationRequests {
       },
       metaOf(job.workspaceId, input.correlationId, null),
     );
+    // Drills only (a no-op unless test control armed it): the process dies here, with the order
+    // recorded (job and quote) and the media call started on the turn but without its pending
+    // result, so the turn is not waiting on the call yet. That is the one moment a crash makes
+    // the runtime retry the call after the restart (a call started without a result, idempotent),
+    // so the retry must join this job (no_duplicate_check shows what happens when it does not).
+    // A kill from outside cannot aim at it: from here to TurnWaiting takes milliseconds, and once
+    // the turn waits on the call a restart only waits on the job. (The simulated upstream's
+    // timeoutAfterCreate opens no such window: it hangs the submission, which the generation
+    // service makes from the bus on its own; the tool has answered pending by then.)
+    this.deps.testControl?.crashPoint?.('crash_after_media_order');
     return this.view(jobId);
   }
 

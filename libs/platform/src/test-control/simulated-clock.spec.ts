@@ -84,8 +84,8 @@ describe('createTestControl', () => {
     await made.state!.setFaults({ duplicateCallbacks: true });
     expect(made.control.fault('duplicate_callbacks')).toBe(true);
     expect(seen).toEqual([
-      { duplicateCallbacks: false, lostCallbacks: false, lostWakeups: true },
-      { duplicateCallbacks: true, lostCallbacks: false, lostWakeups: true },
+      { duplicateCallbacks: false, lostCallbacks: false, lostWakeups: true, crashAfterMediaOrder: false },
+      { duplicateCallbacks: true, lostCallbacks: false, lostWakeups: true, crashAfterMediaOrder: false },
     ]);
     expect(made.state!.snapshot()).toMatchObject({ mutations: ['no_change_notice'], now: '2026-01-05T09:00:00.000Z' });
   });
