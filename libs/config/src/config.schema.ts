@@ -500,7 +500,7 @@ export const configVariables: Record<ConfigKey, Omit<ConfigVariable, 'name'>> = 
   },
   LOMO_TEST_FAULTS: {
     meaning:
-      'With test control: faults on from the start, comma-separated: `duplicate_callbacks`, `lost_callbacks`, `lost_wakeups`',
+      'With test control: faults on from the start, comma-separated: `duplicate_callbacks`, `lost_callbacks`, `lost_wakeups` (the crash fault `crash_after_media_order` is armed at run time only, through `POST /test-control/faults`)',
   },
   LOMO_TEST_MUTATIONS: {
     meaning:
