@@ -1,4 +1,4 @@
-import type { DrillApp } from './drill-app';
+import type { DrillTarget } from './drill-app';
 import { DrillClient } from './drill-client';
 import {
   CONFIRM_FORGETTING,
@@ -51,7 +51,7 @@ export class ScriptedPerson {
 
   constructor(
     private readonly scenario: DrillScenario,
-    private readonly app: DrillApp,
+    private readonly app: DrillTarget,
     readonly client: DrillClient,
     private readonly operatorToken: string,
   ) {}
@@ -77,8 +77,12 @@ export class ScriptedPerson {
     this.lastActionAt.set(name, this.client.feed.length);
   }
 
+  /**
+   * The task's read model; null while it does not show the task yet: the routing that named it is
+   * another read model, and on the distributed apps the two are projected apart (waits read again).
+   */
   private readTask = (id: string) => async () =>
-    (await this.client.request<{ task: TaskState }>(TASK_STATE, { id })).task;
+    (await this.client.request<{ task: TaskState | null }>(TASK_STATE, { id })).task;
 
   private async perform(i: number, step: DrillStep): Promise<void> {
     if ('say' in step) {
@@ -118,7 +122,7 @@ export class ScriptedPerson {
     if ('approve' in step || 'adjust' in step) {
       const { task, card } = 'approve' in step ? step.approve : step.adjust;
       const id = this.taskId(task);
-      const state = await this.readTask(id)();
+      const state = (await this.client.until(`"${task}" shown`, this.readTask(id), (t) => t !== null))!;
       const match = state.pendingCheckpoints.find(
         (c) =>
           (card.kind === undefined || c.kind === card.kind) &&
@@ -243,15 +247,16 @@ export class ScriptedPerson {
       const since = this.lastActionAt.get(nudge.task) ?? 0;
       const answered = () =>
         this.client.feed.slice(since).some((e) => e.type === 'ContinuationDecided' && e.streamId === `task-${id}`);
-      const state = await this.client.until(
+      const state = (await this.client.until(
         `"${nudge.task}" answered with nothing more coming by itself`,
         this.readTask(id),
         (t) =>
+          t !== null &&
           t.activeTurnId === null &&
           answered() &&
           (t.pendingCheckpoints.length > 0 || t.lastContinuation?.decision !== 'continue'),
         timeout,
-      );
+      ))!;
       const workLeft = state.checklist.some((item) => item.status !== 'DONE' && item.status !== 'SKIPPED');
       const stalled =
         state.status !== 'STOPPED' &&
@@ -334,6 +339,7 @@ export class ScriptedPerson {
         return [...jobs].every((job) => ended.has(job));
       },
     };
-    await this.client.until(`"${wait.task}" ${wait.for}`, this.readTask(id), accept[wait.for], timeout);
+    const accepted = accept[wait.for];
+    await this.client.until(`"${wait.task}" ${wait.for}`, this.readTask(id), (t) => t !== null && accepted(t), timeout);
   }
 }
