@@ -102,13 +102,15 @@ describe('the drills on the distributed apps (api, router, executor, projector, 
     expect(atKill.polledSinceSubmitted).toBeGreaterThan(0);
     expect(atKill.downloadsAtKill).toBe(0);
     expect(app.upstreamCounters!.pollRequests).toBeGreaterThan(atKill.pollsAtKill);
-    expect(app.upstreamCounters!.downloadRequests).toBeGreaterThan(0);
+    // The result was downloaded (the job completed) after the kill: by the restarted process.
+    expect(app.upstreamCounters!.downloadRequests).toBeGreaterThan(atKill.downloadsAtKill);
     const evidence = result.faultEvidence!;
     // The killed job completed after the restart; none of its progress came by callback (every
-    // callback was lost), so the restarted generation app polled it to completion.
+    // callback was lost), so the restarted generation app polled it to completion. (Whether the
+    // killed process recorded progress from its poll varies: the SIGKILL can land between the
+    // upstream's answer and the append, so `killedJobProgress.poll` is 0 or 1.)
     expect(evidence.killedFinished).toBe(1);
     expect(evidence.killedJobProgress.callback).toBe(0);
-    expect(evidence.killedJobProgress.poll).toBeGreaterThan(0);
     expect(evidence.upstream!.pollRequests).toBeGreaterThan(0);
     expect(evidence.upstream!.callbacksSent).toBe(0);
     // The restarted process took the unfinished job up at its start.
