@@ -29,6 +29,12 @@ export const appEntry = (app: AppName, env: Record<string, string> = {}): string
   app === 'executor' && env.DRILL_EFFECT_LOG !== undefined ? EXECUTOR_WITH_EFFECT_LOG : `apps/${app}/src/main.ts`;
 export const appExists = (app: AppName): boolean => existsSync(join(repoRoot, appEntry(app)));
 
+/** The command line of an app: from source (register.cjs, the orphan guard) or the built `dist/apps/<app>/main.js`. */
+const appArgv = (app: AppName, env: Record<string, string>, built: boolean): string[] =>
+  built
+    ? [join(repoRoot, 'dist/apps', app, 'main.js')]
+    : ['-r', './scripts/register.cjs', '-r', ORPHAN_GUARD, appEntry(app, env)];
+
 /**
  * One app as its own OS process, run from source like `node -r ./scripts/register.cjs
  * apps/<app>/src/main.ts`, with its JSON log lines collected as they come.
@@ -48,8 +54,10 @@ export class AppProcess {
     readonly name: string,
     readonly app: AppName,
     env: Record<string, string>,
+    /** Run the built app of dist/ (`npm run build`) rather than its source. */
+    built = false,
   ) {
-    this.child = spawn(process.execPath, ['-r', './scripts/register.cjs', '-r', ORPHAN_GUARD, appEntry(app, env)], {
+    this.child = spawn(process.execPath, appArgv(app, env, built), {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -213,7 +221,11 @@ export class Cluster {
     for (const p of this.all) p.killNow();
   };
 
-  constructor(private readonly base: Record<string, string>) {
+  /** `built`: the apps of dist/ (the end-to-end drills' choice, as `npm start` runs them), without the orphan guard. */
+  constructor(
+    private readonly base: Record<string, string>,
+    private readonly options: { built?: boolean } = {},
+  ) {
     process.on('exit', this.onExit);
   }
 
@@ -221,7 +233,7 @@ export class Cluster {
   spawn(name: string, app: AppName, env: Record<string, string> = {}): AppProcess {
     const previous = this.processes.get(name);
     if (previous?.running) throw new Error(`${name} is already running`);
-    const child = new AppProcess(name, app, appEnv(this.base, env));
+    const child = new AppProcess(name, app, appEnv(this.base, env), this.options.built === true);
     this.processes.set(name, child);
     this.all.push(child);
     return child;

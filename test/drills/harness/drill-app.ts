@@ -23,6 +23,36 @@ export interface DrillAppOptions {
 }
 
 /**
+ * What the drill harness drives (run-scenario.ts, scripted-person.ts, fault-runs.ts): the built
+ * standalone app (`DrillApp`) or the distributed apps (test/distributed/drills/distributed-drill-app.ts),
+ * the same drill either way. `url` serves GraphQL and /test-control; `dataDir` holds the event
+ * log (`events.sqlite`), the archived prompts (`blobs/`) and the simulated upstream's state
+ * (`sim-upstream/state.json`) the metrics and the fault evidence are read from after `stop()`.
+ */
+export interface DrillTarget {
+  readonly dataDir: string;
+  readonly env: Record<string, string>;
+  readonly url: string;
+  readonly running: boolean;
+  /** JSON log lines of the process serving `url` (since its last start). */
+  readonly lines: Record<string, unknown>[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** SIGKILL (every process of the deployment). */
+  kill(): Promise<ProcessExit>;
+  /** Kill (or stop), then start again on the same data. */
+  restart(how?: 'kill' | 'stop'): Promise<void>;
+  createToken(workspace: string, user: string, kind: 'person' | 'operator'): Promise<string>;
+  dispose(keepDataDir?: boolean): Promise<void>;
+  /**
+   * SIGKILL only the generation service and start it again, the rest of the deployment running on
+   * (the distributed apps). Absent on the standalone app, whose generation service is in-process:
+   * the `generation-restart` fault restarts the whole app there.
+   */
+  restartGeneration?(): Promise<void>;
+}
+
+/**
  * Builds dist/ once per process: the drills start the built standalone, never the sources. The
  * build empties dist/ first, so apps started side by side (the fault runs start several at once)
  * share one build promise: a second build would delete the entry point under a starting app.
@@ -66,7 +96,7 @@ export function runNode(
  * directory and an ephemeral port. It can be stopped, SIGKILLed and started again on the same
  * directory: the fault drills restart it mid-step and the metrics still read one log.
  */
-export class DrillApp {
+export class DrillApp implements DrillTarget {
   readonly dataDir: string;
   readonly env: Record<string, string>;
   private readonly ownsDataDir: boolean;

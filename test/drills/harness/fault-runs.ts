@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SqliteEventStore } from '@lomo/eventstore';
-import type { DrillApp } from './drill-app';
+import type { DrillTarget } from './drill-app';
 import type { DrillClient } from './drill-client';
 
 /**
@@ -69,7 +69,8 @@ export interface FaultKill {
  *   → SIGKILL, restart on the same data directory; the 1st and 3rd such lease;
  * - `generation-restart`: a job submitted upstream and not finished on the feed → SIGKILL,
  *   restart (with lost callbacks the restarted process's poll is the only way it completes); the
- *   first two jobs.
+ *   first two jobs. On a target with `restartGeneration` (the distributed apps) only the
+ *   generation app is killed; on the standalone app the whole process is.
  */
 export class FaultDriver {
   readonly kills: FaultKill[] = [];
@@ -85,7 +86,7 @@ export class FaultDriver {
 
   constructor(
     private readonly presets: readonly FaultPreset[],
-    private readonly app: DrillApp,
+    private readonly app: DrillTarget,
     private readonly client: DrillClient,
     private readonly operatorToken: string,
   ) {}
@@ -144,16 +145,26 @@ export class FaultDriver {
     this.enqueue(async () => {
       const down = Date.now();
       let finishedOnFeedAtKill = false;
+      const onlyGeneration = preset === 'generation-restart' ? this.app.restartGeneration?.bind(this.app) : undefined;
       try {
-        await this.client.duringOutage(
-          async () => {
-            finishedOnFeedAtKill = this.client.feed
-              .slice(index + 1)
-              .some((e) => e.streamId === event.streamId && finished.includes(e.type));
-            await this.app.restart('kill');
-          },
-          () => this.app.url,
-        );
+        if (onlyGeneration !== undefined) {
+          // The distributed apps: only the generation process dies; the API (the person's
+          // requests, the feed) stays up, so nothing is held. The app decides the moment of the
+          // kill (after a poll) and keeps what the upstream had seen by then.
+          finishedOnFeedAtKill = this.client.feed
+            .slice(index + 1)
+            .some((e) => e.streamId === event.streamId && finished.includes(e.type));
+          await onlyGeneration();
+        } else
+          await this.client.duringOutage(
+            async () => {
+              finishedOnFeedAtKill = this.client.feed
+                .slice(index + 1)
+                .some((e) => e.streamId === event.streamId && finished.includes(e.type));
+              await this.app.restart('kill');
+            },
+            () => this.app.url,
+          );
         this.kills.push({
           preset,
           seen: event.type,

@@ -11,7 +11,8 @@ export const SEND_MESSAGE_TO_TASK = `mutation($text: String!, $task: ID!, $clien
 
 export const MESSAGE_ROUTING = `query($id: ID!) { message(id: $id) { routing { taskId outcome } } }`;
 
-export const TASK_STATE = `query($id: ID!) { task(id: $id) {
+/** `consistentWith`: the token of the person's last mutation on the task (read your writes). */
+export const TASK_STATE = `query($id: ID!, $consistentWith: String) { task(id: $id, consistentWith: $consistentWith) {
   id status kind language activeTurnId openCheckpoints
   lastContinuation { reason decision turnId }
   checklist { itemId status title linkedArtifactIds }
@@ -31,7 +32,7 @@ export interface TaskState {
 }
 
 export const RESOLVE_CHECKPOINT = `mutation($t: ID!, $c: ID!, $d: CheckpointDecision!, $note: String) {
-  resolveCheckpoint(taskId: $t, checkpointId: $c, decision: $d, note: $note) { changed }
+  resolveCheckpoint(taskId: $t, checkpointId: $c, decision: $d, note: $note) { changed consistencyToken }
 }`;
 
 export const TASK_ARTIFACTS = `query($task: ID!) { artifacts(taskId: $task, first: 100) { edges { node {

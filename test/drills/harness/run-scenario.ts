@@ -1,5 +1,5 @@
 import { IDEAL_FIGURES } from '@lomo/operator';
-import { DrillApp } from './drill-app';
+import { DrillApp, type DrillTarget } from './drill-app';
 import { DrillClient } from './drill-client';
 import { TASK_ARTIFACTS, TASK_STATE, type TaskState } from './queries';
 import type { DrillScenario } from './scenario-schema';
@@ -26,6 +26,12 @@ export interface DrillOptions {
   /** Fault presets (fault-runs.ts): their switches, and the harness's kills driven by the feed. */
   faults?: readonly FaultPreset[];
   log?: (line: string, context?: Record<string, unknown>) => void;
+  /**
+   * What the drill runs on, given the app environment of the scenario, the model and the faults:
+   * default the built standalone app (`new DrillApp({ env })`); the distributed drills pass
+   * `(env) => new DistributedDrillApp({ env })` (test/distributed/drills).
+   */
+  app?: (env: Record<string, string>) => DrillTarget;
 }
 
 export interface ScenarioResult {
@@ -69,9 +75,8 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
   const model = options.model ?? 'offline';
   const log = options.log ?? (() => undefined);
   const faults = [...(options.faults ?? [])];
-  const app = new DrillApp({
-    env: { LOMO_MODEL_PROVIDER: model, ...scenario.env, ...faultEnv(faults), ...options.env },
-  });
+  const env = { LOMO_MODEL_PROVIDER: model, ...scenario.env, ...faultEnv(faults), ...options.env };
+  const app = options.app !== undefined ? options.app(env) : new DrillApp({ env });
   const result: ScenarioResult = {
     name: scenario.name,
     title: scenario.title,

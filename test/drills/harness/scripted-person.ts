@@ -1,4 +1,4 @@
-import type { DrillApp } from './drill-app';
+import type { DrillTarget } from './drill-app';
 import { DrillClient } from './drill-client';
 import {
   CONFIRM_FORGETTING,
@@ -65,7 +65,7 @@ export class ScriptedPerson {
 
   constructor(
     private readonly scenario: DrillScenario,
-    private readonly app: DrillApp,
+    private readonly app: DrillTarget,
     readonly client: DrillClient,
     private readonly operatorToken: string,
   ) {}
@@ -87,18 +87,32 @@ export class ScriptedPerson {
     return id;
   }
 
-  private acted(name: string): void {
-    this.lastActionAt.set(name, this.client.feed.length);
+  /** `at`: the feed's length when the action's request went out (the agent's answer can reach the feed before the request's own reads do). */
+  private acted(name: string, at = this.client.feed.length): void {
+    this.lastActionAt.set(name, at);
   }
 
+  /** The token of the person's last card decision per task id: the task is read consistent with it. */
+  private readonly consistentWith = new Map<string, string>();
+
+  /**
+   * The task's read model; null while it does not show the task yet: the routing that named it is
+   * another read model, and on the distributed apps the two are projected apart (waits read again).
+   */
   private readTask = (id: string) => async () =>
-    (await this.client.request<{ task: TaskState }>(TASK_STATE, { id })).task;
+    (
+      await this.client.request<{ task: TaskState | null }>(TASK_STATE, {
+        id,
+        consistentWith: this.consistentWith.get(id) ?? null,
+      })
+    ).task;
 
   private async perform(i: number, step: DrillStep): Promise<void> {
     if ('say' in step) {
       const { text, target } = step.say;
       const clientMessageId = step.say.clientMessageId ?? `${this.scenario.name}-${i + 1}`;
       if (!('main' in target)) this.intendedTargets.set(clientMessageId, target);
+      const at = this.client.feed.length;
       const sent = await this.client.request<{ sendMessage: { messageId: string } }>(SEND_MESSAGE, {
         text,
         client: clientMessageId,
@@ -125,14 +139,14 @@ export class ScriptedPerson {
       if (routing.taskId === null)
         throw new Error(`"${text.slice(0, 60)}" was routed ${routing.outcome} with no task (meant for "${name}")`);
       if ('new' in target) this.tasks.set(name, routing.taskId);
-      this.acted(name);
+      this.acted(name, at);
       return;
     }
     if ('wait' in step) return this.waitFor(step.wait);
     if ('approve' in step || 'adjust' in step) {
       const { task, card } = 'approve' in step ? step.approve : step.adjust;
       const id = this.taskId(task);
-      const state = await this.readTask(id)();
+      const state = (await this.client.until(`"${task}" shown`, this.readTask(id), (t) => t !== null))!;
       const match = state.pendingCheckpoints.find(
         (c) =>
           (card.kind === undefined || c.kind === card.kind) &&
@@ -144,13 +158,20 @@ export class ScriptedPerson {
         throw new Error(
           `no open card of "${task}" matches ${JSON.stringify(card)}; open: ${JSON.stringify(state.pendingCheckpoints)}`,
         );
-      await this.client.request(RESOLVE_CHECKPOINT, {
-        t: id,
-        c: match.checkpointId,
-        d: 'approve' in step ? 'APPROVE' : 'ADJUST',
-        note: 'adjust' in step ? step.adjust.note : null,
-      });
-      this.acted(task);
+      const at = this.client.feed.length;
+      const resolved = await this.client.request<{ resolveCheckpoint: { consistencyToken: string } }>(
+        RESOLVE_CHECKPOINT,
+        {
+          t: id,
+          c: match.checkpointId,
+          d: 'approve' in step ? 'APPROVE' : 'ADJUST',
+          note: 'adjust' in step ? step.adjust.note : null,
+        },
+      );
+      // Later reads of the task show this decision: a card just resolved is never taken for open
+      // (the distributed apps' read models trail the log by a projection).
+      this.consistentWith.set(id, resolved.resolveCheckpoint.consistencyToken);
+      this.acted(task, at);
       return;
     }
     if ('edit_artifact' in step) {
@@ -210,8 +231,9 @@ export class ScriptedPerson {
       await this.client.request(CONFIRM_FORGETTING, { id: forgettingId });
       await this.client.until(
         `forgetting of "${step.forget.memory_matching}" completed`,
-        () => this.client.request<{ forgetting: { status: string } }>(FORGETTING, { id: forgettingId }),
-        (r) => r.forgetting.status === 'COMPLETED',
+        // Null until the forgetting's read model shows it (the distributed apps project it apart).
+        () => this.client.request<{ forgetting: { status: string } | null }>(FORGETTING, { id: forgettingId }),
+        (r) => r.forgetting?.status === 'COMPLETED',
         60_000,
       );
       return;
@@ -273,15 +295,16 @@ export class ScriptedPerson {
       const since = this.lastActionAt.get(nudge.task) ?? 0;
       const answered = () =>
         this.client.feed.slice(since).some((e) => e.type === 'ContinuationDecided' && e.streamId === `task-${id}`);
-      const state = await this.client.until(
+      const state = (await this.client.until(
         `"${nudge.task}" answered with nothing more coming by itself`,
         this.readTask(id),
         (t) =>
+          t !== null &&
           t.activeTurnId === null &&
           answered() &&
           (t.pendingCheckpoints.length > 0 || t.lastContinuation?.decision !== 'continue'),
         timeout,
-      );
+      ))!;
       const workLeft = state.checklist.some((item) => item.status !== 'DONE' && item.status !== 'SKIPPED');
       const stalled =
         state.status !== 'STOPPED' &&
@@ -364,6 +387,7 @@ export class ScriptedPerson {
         return [...jobs].every((job) => ended.has(job));
       },
     };
-    await this.client.until(`"${wait.task}" ${wait.for}`, this.readTask(id), accept[wait.for], timeout);
+    const accepted = accept[wait.for];
+    await this.client.until(`"${wait.task}" ${wait.for}`, this.readTask(id), (t) => t !== null && accepted(t), timeout);
   }
 }
