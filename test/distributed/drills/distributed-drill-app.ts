@@ -251,10 +251,15 @@ export class DistributedDrillApp implements DrillTarget {
     }
   }
 
-  async restart(how: 'kill' | 'stop' = 'kill'): Promise<void> {
-    if (how === 'kill') await this.kill();
+  async restart(how: 'kill' | 'stop' | 'crashed' = 'kill'): Promise<ProcessExit> {
+    // The crash points fire in the process that records the order (the executor here), and the
+    // api's /test-control arms only its own process: not supported on the distributed apps.
+    if (how === 'crashed') throw new Error('restart: crashed is not supported on the distributed apps');
+    let exit: ProcessExit = { code: null, signal: null };
+    if (how === 'kill') exit = await this.kill();
     else await this.cluster?.stopAll(15_000);
     await this.start();
+    return exit;
   }
 
   /** A new API token via the built CLI, on the deployment's token store (FerretDB). */

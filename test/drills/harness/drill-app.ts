@@ -40,8 +40,13 @@ export interface DrillTarget {
   stop(): Promise<void>;
   /** SIGKILL (every process of the deployment). */
   kill(): Promise<ProcessExit>;
-  /** Kill (or stop), then start again on the same data. */
-  restart(how?: 'kill' | 'stop'): Promise<void>;
+  /**
+   * Kill (or stop, or wait for the crash a test-control crash point causes), then start again on
+   * the same data; resolves with how the process (the API's, on the distributed apps) ended.
+   */
+  restart(how?: 'kill' | 'stop' | 'crashed', crashTimeoutMs?: number): Promise<ProcessExit>;
+  /** Told each JSON log line of the process that runs the model steps, where the target sees it. */
+  readonly lineListeners?: Set<(line: Record<string, unknown>) => void>;
   createToken(workspace: string, user: string, kind: 'person' | 'operator'): Promise<string>;
   dispose(keepDataDir?: boolean): Promise<void>;
   /**
@@ -53,9 +58,9 @@ export interface DrillTarget {
 }
 
 /**
- * Builds dist/ once per process: the drills start the built standalone, never the sources. The
- * build empties dist/ first, so apps started side by side (the fault runs start several at once)
- * share one build promise: a second build would delete the entry point under a starting app.
+ * Builds dist/ once per process: the drills start the built standalone, never the sources. Apps
+ * started side by side (the fault runs start several at once) share one build promise; the build
+ * itself skips when dist/ is up to date and swaps a fresh one in otherwise (scripts/build.cjs).
  */
 let building: Promise<void> | undefined;
 let built = false;

@@ -154,9 +154,10 @@ export async function runScenario(scenario: DrillScenario, options: DrillOptions
  * Rejects as soon as the app refuses a model call for its token budget (LOMO_MODEL_TOKEN_BUDGET,
  * `npm run drills -- --max-model-tokens`): the run stops there instead of waiting out the step.
  */
-function budgetSpent(app: DrillApp): Promise<never> {
+function budgetSpent(app: DrillTarget): Promise<never> {
   return new Promise((_resolve, reject) => {
-    app.lineListeners.add((line) => {
+    // Where the target does not show the executor's lines, the log's TurnFailed says it afterwards.
+    app.lineListeners?.add((line) => {
       const error = line.error as { code?: unknown; message?: unknown } | undefined;
       if (error?.code === 'MODEL_BUDGET_EXHAUSTED') reject(new Error(`stopped: ${String(error.message)}`));
     });
