@@ -21,6 +21,15 @@ export const initialMemoryState = (): MemoryState => ({
  */
 let owned: WeakSet<object> | null = null;
 
+/**
+ * Every record evolve made. None is written after the evolve or fold that made it returned (a
+ * later fold copies before writing), so what is derived from one of them (memory-queries.ts's
+ * dependency index) can be kept for as long as the record lives. Records built another way (a
+ * test's hand-made state) are not here and are never cached.
+ */
+const produced = new WeakSet<object>();
+export const isProducedByFold = (record: object): boolean => produced.has(record) && !owned?.has(record);
+
 /** `{ ...record, [id]: value }`, written in place when this fold made the record. */
 function put<T>(record: Readonly<Record<string, T>>, id: string, value: T): Record<string, T> {
   if (owned?.has(record)) {
@@ -29,6 +38,7 @@ function put<T>(record: Readonly<Record<string, T>>, id: string, value: T): Reco
   }
   const copy = { ...record, [id]: value };
   owned?.add(copy);
+  produced.add(copy);
   return copy;
 }
 
@@ -37,6 +47,7 @@ function own<T>(record: Readonly<Record<string, T>>): Record<string, T> {
   if (owned?.has(record)) return record as Record<string, T>;
   const copy = { ...record };
   owned?.add(copy);
+  produced.add(copy);
   return copy;
 }
 

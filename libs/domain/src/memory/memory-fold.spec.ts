@@ -1,6 +1,7 @@
 import { memoryDecider } from './memory-decider';
 import type { MemoryEvent } from './memory-events';
 import { evolveMemory, foldMemory } from './memory-evolve';
+import { dependencyIndex } from './memory-queries';
 import { brandChain, confirmed, ids, requested } from './memory.fixtures';
 
 /** A stream that creates, refines, confirms, forgets and purges: every record is written more than once. */
@@ -35,5 +36,15 @@ describe('foldMemory', () => {
     // A single evolve outside a fold copies too.
     evolveMemory(head, events[cut]!);
     expect(JSON.stringify(head)).toBe(snapshot);
+  });
+
+  it('keeps the dependency index of a folded state, never of a hand-made one', () => {
+    const folded = foldMemory(memoryDecider.initialState(), stream());
+    expect(dependencyIndex(folded)).toBe(dependencyIndex(folded));
+    const handMade = { ...folded, versions: { ...folded.versions } };
+    const before = dependencyIndex(handMade);
+    delete (handMade.versions as Record<string, unknown>)[ids.v1];
+    expect(dependencyIndex(handMade)).not.toBe(before);
+    expect(dependencyIndex(handMade).order.has(ids.v1)).toBe(false);
   });
 });
