@@ -3,7 +3,7 @@ import type { AppendResult, EventStore } from '@lomo/eventstore';
 import type { DomainEvent, FoldingDecider, KnownEventTypes } from './domain-event';
 import { toNewEvents } from './write-context';
 
-type Folding<E extends DomainEvent, S> = Pick<FoldingDecider<never, E, S>, 'initialState' | 'evolve'>;
+type Folding<E extends DomainEvent, S> = Pick<FoldingDecider<never, E, S>, 'initialState' | 'evolve' | 'foldAll'>;
 
 export interface AppendOptions {
   /** Derives an event's id where a repeat must land on the same id; fresh ids otherwise. */
@@ -66,6 +66,20 @@ export class AggregateStream<E extends DomainEvent, S> {
     return stream;
   }
 
+  /** From a fold the caller holds (state at `revision`): reads and folds only what came after it. */
+  static async from<E extends DomainEvent, S>(
+    store: EventStore,
+    streamId: string,
+    decider: Folding<E, S>,
+    eventTypes: KnownEventTypes<E>,
+    known: { state: S; revision: number | 'no_stream'; workspaceId?: string },
+  ): Promise<AggregateStream<E, S>> {
+    const stream = new AggregateStream(streamId, decider, eventTypes, known);
+    stream.workspaceId = known.workspaceId;
+    await stream.catchUp(store);
+    return stream;
+  }
+
   /** Reads only what was appended since the revision last seen. */
   async catchUp(store: EventStore): Promise<EventEnvelope[]> {
     const from = this.revision === 'no_stream' ? 0 : this.revision + 1;
@@ -75,6 +89,7 @@ export class AggregateStream<E extends DomainEvent, S> {
   }
 
   apply(envelopes: readonly EventEnvelope[]): void {
+    const events: E[] = [];
     for (const envelope of envelopes) {
       // Already folded: two catch-ups of one shared stream that overlap (both read from the same
       // revision while neither had applied yet) must not fold the same event twice.
@@ -82,16 +97,22 @@ export class AggregateStream<E extends DomainEvent, S> {
       this.workspaceId ??= envelope.metadata.workspaceId;
       this.revision = envelope.metadata.revision;
       if (!this.known.has(envelope.type)) continue;
-      const event = { type: envelope.type, data: envelope.data, recordedBy: envelope.metadata.actor } as E;
-      this.state = this.decider.evolve(this.state, event);
+      events.push({ type: envelope.type, data: envelope.data, recordedBy: envelope.metadata.actor } as E);
     }
+    this.fold(events);
   }
 
   /** Folds events this writer just appended, ending at `revision`, without reading them back. */
   applyOwn(events: readonly E[], revision: number, recordedBy: Actor, workspaceId?: string): void {
-    for (const event of events) this.state = this.decider.evolve(this.state, { ...event, recordedBy });
+    this.fold(events.map((event) => ({ ...event, recordedBy })));
     this.revision = revision;
     this.workspaceId ??= workspaceId;
+  }
+
+  private fold(events: readonly E[]): void {
+    if (events.length === 0) return;
+    if (this.decider.foldAll) this.state = this.decider.foldAll(this.state, events);
+    else for (const event of events) this.state = this.decider.evolve(this.state, event);
   }
 
   /**

@@ -14,7 +14,10 @@ export function decideAll<C, E extends DomainEvent, S>(
   let current = state;
   commands.forEach((command, i) => {
     const decided = decider.decide(command, current);
-    if (i < commands.length - 1) for (const event of decided) current = decider.evolve(current, event);
+    if (i < commands.length - 1)
+      current = decider.foldAll
+        ? decider.foldAll(current, decided)
+        : decided.reduce((state, event) => decider.evolve(state, event), current);
     events.push(...decided);
   });
   return events;

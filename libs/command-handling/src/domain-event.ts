@@ -17,6 +17,8 @@ export interface FoldingDecider<C, E extends DomainEvent, S> {
   initialState: () => S;
   decide: (command: C, state: S) => E[];
   evolve: (state: S, event: E) => S;
+  /** Optional batch fold, the same state as `evolve` one by one (libs/domain's Decider.foldAll). */
+  foldAll?: (state: S, events: readonly E[]) => S;
 }
 
 /** The event types a decider folds; other types on its stream are skipped, not misread. */

@@ -58,6 +58,12 @@ export interface CommandOptions<E extends DomainEvent, S> extends AppendOptions 
   policy?: ConflictPolicy;
   /** Fold only from this revision (see AggregateStream.read). */
   fromRevision?: number;
+  /**
+   * A fold of the stream the caller already holds (a cache of a large aggregate): the handler reads
+   * and folds only the events after its revision instead of the whole stream. It must be a fold of
+   * this stream's events up to `revision` (deciders' states are immutable, so sharing it is safe).
+   */
+  initial?: { state: S; revision: number | 'no_stream'; workspaceId?: string };
   /** Checked on the folded stream before deciding (e.g. the tenant boundary); throw to refuse. */
   guard?: (stream: AggregateStream<E, S>) => void;
 }
@@ -78,9 +84,11 @@ export async function handleCommand<C, E extends DomainEvent, S>(
 ): Promise<CommandResult<E, S>> {
   const policy = options.policy ?? DEFAULT_CONFLICT_POLICY;
   const once = async (): Promise<CommandResult<E, S>> => {
-    const stream = await AggregateStream.read(store, streamId, decider, options.eventTypes, {
-      fromRevision: options.fromRevision,
-    });
+    const stream = options.initial
+      ? await AggregateStream.from(store, streamId, decider, options.eventTypes, options.initial)
+      : await AggregateStream.read(store, streamId, decider, options.eventTypes, {
+          fromRevision: options.fromRevision,
+        });
     options.guard?.(stream);
     const commands =
       typeof command === 'function' ? (command as (state: S) => C | readonly C[])(stream.state) : command;

@@ -7,12 +7,20 @@ export interface Decider<Command, Event, State> {
   initialState: () => State;
   decide: (command: Command, state: State) => Event[];
   evolve: (state: State, event: Event) => State;
+  /**
+   * Optional: folds several events at once to the same state as `evolve` one by one, for deciders
+   * whose state is large enough that copying it per event would make a fold quadratic (memory).
+   */
+  foldAll?: (state: State, events: readonly Event[]) => State;
 }
 
 export const fold = <Event, State>(
-  decider: Pick<Decider<never, Event, State>, 'initialState' | 'evolve'>,
+  decider: Pick<Decider<never, Event, State>, 'initialState' | 'evolve' | 'foldAll'>,
   events: readonly Event[],
-): State => events.reduce(decider.evolve, decider.initialState());
+): State =>
+  decider.foldAll
+    ? decider.foldAll(decider.initialState(), events)
+    : events.reduce(decider.evolve, decider.initialState());
 
 /** A refusal with a stable code that callers (and the API) match on. */
 export class DomainError extends Error {

@@ -26,6 +26,8 @@ export function decideOnMemory(
   owner: MemoryOwner,
   command: MemoryCommand | ((state: MemoryState) => MemoryCommand | readonly MemoryCommand[]),
   by: Actor | { metadata: WriteMetadata } = { kind: 'user', userId: owner.userId },
+  /** A fold of the stream the caller holds (MemoryStreamCache): only later events are read and folded. */
+  known?: { state: MemoryState; revision: number },
 ): Promise<CommandResult<MemoryEvent, MemoryState>> {
   const streamId = streams.memory(owner.workspaceId, owner.userId);
   const metadata =
@@ -36,5 +38,6 @@ export function decideOnMemory(
     eventTypes: memoryEventTypes,
     ids: deps.ids,
     metadata,
+    ...(known !== undefined ? { initial: { ...known, workspaceId: owner.workspaceId } } : {}),
   });
 }

@@ -4,4 +4,4 @@ export * from './memory-events';
 export * from './memory-errors';
 export * from './memory-queries';
 export { memoryDecider, decideMemory } from './memory-decider';
-export { evolveMemory, initialMemoryState } from './memory-evolve';
+export { evolveMemory, foldMemory, initialMemoryState } from './memory-evolve';

@@ -5,7 +5,7 @@ import { cancelForgetting, completeForgetting, confirmForgetting, requestForgett
 import { publishProfile, writeEpisodeSummary } from './decide-profile';
 import type { MemoryCommand } from './memory-commands';
 import type { MemoryEvent } from './memory-events';
-import { evolveMemory, initialMemoryState } from './memory-evolve';
+import { evolveMemory, foldMemory, initialMemoryState } from './memory-evolve';
 import type { MemoryState } from './memory-state';
 
 export function decideMemory(command: MemoryCommand, state: MemoryState): MemoryEvent[] {
@@ -42,4 +42,5 @@ export const memoryDecider: Decider<MemoryCommand, MemoryEvent, MemoryState> = {
   initialState: initialMemoryState,
   decide: decideMemory,
   evolve: evolveMemory,
+  foldAll: foldMemory,
 };

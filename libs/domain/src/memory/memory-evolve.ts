@@ -13,20 +13,75 @@ export const initialMemoryState = (): MemoryState => ({
   summaries: {},
 });
 
+/**
+ * Records (evidence, versions, ...) created during one `foldMemory` call: only those may be written
+ * in place, since no state outside the fold holds them yet. Outside a fold (a single `evolveMemory`)
+ * it is null and every change copies, as a pure evolve must. The copy is what costs at 10 000
+ * memories (a 10 000-key record per event), so a fold copies each record once, not per event.
+ */
+let owned: WeakSet<object> | null = null;
+
+/**
+ * Every record evolve made. None is written after the evolve or fold that made it returned (a
+ * later fold copies before writing), so what is derived from one of them (memory-queries.ts's
+ * dependency index) can be kept for as long as the record lives. Records built another way (a
+ * test's hand-made state) are not here and are never cached.
+ */
+const produced = new WeakSet<object>();
+export const isProducedByFold = (record: object): boolean => produced.has(record) && !owned?.has(record);
+
+/** `{ ...record, [id]: value }`, written in place when this fold made the record. */
+function put<T>(record: Readonly<Record<string, T>>, id: string, value: T): Record<string, T> {
+  if (owned?.has(record)) {
+    (record as Record<string, T>)[id] = value;
+    return record as Record<string, T>;
+  }
+  const copy = { ...record, [id]: value };
+  owned?.add(copy);
+  produced.add(copy);
+  return copy;
+}
+
+/** A record this fold may write in place (the record itself when it already is one). */
+function own<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  if (owned?.has(record)) return record as Record<string, T>;
+  const copy = { ...record };
+  owned?.add(copy);
+  produced.add(copy);
+  return copy;
+}
+
+/**
+ * Folds several memory events at once: the same state as evolving them one by one, with each large
+ * record copied once per call instead of once per event, so folding a stream is linear in its
+ * length (a 30 000-event stream of 10 000 memories folds in well under a second, not minutes).
+ */
+export function foldMemory(state: MemoryState, events: Iterable<MemoryEvent>): MemoryState {
+  const outer = owned;
+  owned = new WeakSet();
+  try {
+    let next = state;
+    for (const event of events) next = evolveMemory(next, event);
+    return next;
+  } finally {
+    owned = outer;
+  }
+}
+
 function withVersion(state: MemoryState, versionId: string, change: (v: MemoryVersionState) => MemoryVersionState) {
   const version = state.versions[versionId];
-  return version ? { ...state, versions: { ...state.versions, [versionId]: change(version) } } : state;
+  return version ? { ...state, versions: put(state.versions, versionId, change(version)) } : state;
 }
 
 function withSummary(state: MemoryState, summaryId: string, change: (s: EpisodeSummaryState) => EpisodeSummaryState) {
   const summary = state.summaries[summaryId];
-  return summary ? { ...state, summaries: { ...state.summaries, [summaryId]: change(summary) } } : state;
+  return summary ? { ...state, summaries: put(state.summaries, summaryId, change(summary)) } : state;
 }
 
 function withForgetting(state: MemoryState, forgettingId: string, change: Partial<MemoryState['forgettings'][string]>) {
   const forgetting = state.forgettings[forgettingId];
   return forgetting
-    ? { ...state, forgettings: { ...state.forgettings, [forgettingId]: { ...forgetting, ...change } } }
+    ? { ...state, forgettings: put(state.forgettings, forgettingId, { ...forgetting, ...change }) }
     : state;
 }
 
@@ -49,8 +104,8 @@ function versionCreated(state: MemoryState, data: Extract<MemoryEvent, { type: '
   };
   return {
     ...state,
-    versions: { ...state.versions, [data.versionId]: version },
-    memories: { ...state.memories, [data.memoryId]: { ...chain, versionIds: [...chain.versionIds, data.versionId] } },
+    versions: put(state.versions, data.versionId, version),
+    memories: put(state.memories, data.memoryId, { ...chain, versionIds: [...chain.versionIds, data.versionId] }),
   };
 }
 
@@ -65,18 +120,18 @@ export function evolveMemory(state: MemoryState, event: MemoryEvent): MemoryStat
       if (state.evidence[d.evidenceId]) return state;
       const ordinal = state.evidenceCount + 1;
       const evidence = { ...d, ordinal, revoked: false, extracted: false, copiedTo: [] };
-      return { ...state, evidenceCount: ordinal, evidence: { ...state.evidence, [d.evidenceId]: evidence } };
+      return { ...state, evidenceCount: ordinal, evidence: put(state.evidence, d.evidenceId, evidence) };
     }
     case 'MemoryEvidenceCopied': {
       const evidence = state.evidence[event.data.evidenceId];
       if (!evidence || evidence.copiedTo.includes(event.data.taskId)) return state;
       const copiedTo = [...evidence.copiedTo, event.data.taskId];
-      return { ...state, evidence: { ...state.evidence, [evidence.evidenceId]: { ...evidence, copiedTo } } };
+      return { ...state, evidence: put(state.evidence, evidence.evidenceId, { ...evidence, copiedTo }) };
     }
     case 'MemoryExtractionRecorded': {
       const evidence = state.evidence[event.data.evidenceId];
       if (!evidence) return state;
-      return { ...state, evidence: { ...state.evidence, [evidence.evidenceId]: { ...evidence, extracted: true } } };
+      return { ...state, evidence: put(state.evidence, evidence.evidenceId, { ...evidence, extracted: true }) };
     }
     case 'MemoryVersionCreated':
       return versionCreated(state, event.data);
@@ -107,7 +162,7 @@ export function evolveMemory(state: MemoryState, event: MemoryEvent): MemoryStat
       const d = event.data;
       if (state.forgettings[d.forgettingId]) return state;
       const forgetting = { ...d, evidenceIds: [...d.evidenceIds], status: 'requested' as const, report: null };
-      return { ...state, forgettings: { ...state.forgettings, [d.forgettingId]: forgetting } };
+      return { ...state, forgettings: put(state.forgettings, d.forgettingId, forgetting) };
     }
     case 'ForgettingConfirmed':
       return withForgetting(state, event.data.forgettingId, { status: 'confirmed' });
@@ -115,7 +170,7 @@ export function evolveMemory(state: MemoryState, event: MemoryEvent): MemoryStat
       return withForgetting(state, event.data.forgettingId, { status: 'cancelled' });
     case 'EvidenceRevoked': {
       // The revocation opens every applied cascade, so it marks the forgetting applied.
-      const evidence = { ...state.evidence };
+      const evidence = own(state.evidence);
       for (const id of event.data.evidenceIds) if (evidence[id]) evidence[id] = { ...evidence[id], revoked: true };
       return withForgetting({ ...state, evidence }, event.data.forgettingId, { status: 'applied' });
     }
@@ -156,7 +211,7 @@ export function evolveMemory(state: MemoryState, event: MemoryEvent): MemoryStat
         memoryVersionIds: [...d.memoryVersionIds],
         status: 'current',
       };
-      const next = { ...state, summaries: { ...state.summaries, [d.summaryId]: summary } };
+      const next = { ...state, summaries: put(state.summaries, d.summaryId, summary) };
       // A rebuild supersedes an invalidated summary: that one stays invalidated.
       return d.supersedes === undefined
         ? next

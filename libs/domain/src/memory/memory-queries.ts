@@ -5,6 +5,7 @@ import type {
   MemoryVersionState,
   ProfileVersionState,
 } from './memory-state';
+import { isProducedByFold } from './memory-evolve';
 
 /** Links that carry a version's content: a version stands or falls with its ORIGIN and REFINE evidence. */
 export const isSupporting = (role: string): boolean => role === 'ORIGIN' || role === 'REFINE';
@@ -102,7 +103,24 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   else map.set(key, [value]);
 }
 
+/** Indexes by the versions record they were built from (only records evolve made: see isProducedByFold). */
+const indexes = new WeakMap<object, DependencyIndex>();
+
+/**
+ * The state's dependency index (read-only for its users). A pass over every version, so it is
+ * kept per versions record: the forgetting runner, its planner and the decider checking the apply
+ * share one at 10 000 memories instead of building three.
+ */
 export function dependencyIndex(state: MemoryState): DependencyIndex {
+  const cacheable = isProducedByFold(state.versions);
+  const known = cacheable ? indexes.get(state.versions) : undefined;
+  if (known !== undefined) return known;
+  const index = buildDependencyIndex(state);
+  if (cacheable) indexes.set(state.versions, index);
+  return index;
+}
+
+function buildDependencyIndex(state: MemoryState): DependencyIndex {
   const index: DependencyIndex = {
     supportedBy: new Map(),
     confirmedBy: new Map(),

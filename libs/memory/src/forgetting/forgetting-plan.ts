@@ -1,5 +1,5 @@
 import type { EventDataMap, EvidenceRole, ForgettingReport, MemoryScope } from '@lomo/contracts';
-import type { EpisodeSummaryState, EvidenceState, MemoryBlobRef, MemoryState } from '@lomo/domain';
+import type { DependencyIndex, EpisodeSummaryState, EvidenceState, MemoryBlobRef, MemoryState } from '@lomo/domain';
 
 type Data<T extends keyof EventDataMap> = EventDataMap[T];
 
@@ -59,6 +59,8 @@ export interface ForgettingPlanInput {
   reextract: Reextract;
   renderProfile: RenderProfile;
   renderSummary: RenderSummary;
+  /** The state's dependency index when the caller built it already (one linear pass over every version). */
+  index?: DependencyIndex;
 }
 
 /** A new text the runner stores before building the command; `key` finds its blob ref again. */

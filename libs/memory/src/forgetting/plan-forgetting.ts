@@ -21,7 +21,7 @@ export function planForgetting(input: ForgettingPlanInput): ForgettingPlan {
     throw new DomainError(MemoryErrors.FORGETTING_NOT_CONFIRMED, `Forgetting ${forgettingId} is ${forgetting.status}`);
 
   const revoked = new Set(forgetting.evidenceIds);
-  const scope = forgettingScope(state, forgetting.evidenceIds, dependencyIndex(state));
+  const scope = forgettingScope(state, forgetting.evidenceIds, input.index ?? dependencyIndex(state));
   const purgedIds = new Set(scope.purged.map((v) => v.versionId));
 
   // The purged claims, and the forgotten words themselves, for evidence recorded up to now.

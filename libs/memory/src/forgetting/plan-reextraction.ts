@@ -65,12 +65,21 @@ function dropReason(
   return null;
 }
 
-/** The claims that still stand in each scope: a draft repeating one adds nothing. */
-function standingClaims(state: MemoryState, purged: readonly MemoryVersionState[]): Set<string> {
+/**
+ * The claims that still stand in each scope: a draft repeating one adds nothing. Only the drafts'
+ * claims are ever looked up, so only versions making one of them are keyed (a scan of 10 000
+ * versions then builds a handful of keys, not 10 000).
+ */
+function standingClaims(
+  state: MemoryState,
+  purged: readonly MemoryVersionState[],
+  claims: ReadonlySet<string>,
+): Set<string> {
   const purgedIds = new Set(purged.map((v) => v.versionId));
   const known = new Set<string>();
   for (const v of Object.values(state.versions))
-    if (v.status === 'current' && !purgedIds.has(v.versionId)) known.add(scopeKey(v.fingerprint, v.scope));
+    if (claims.has(v.fingerprint) && v.status === 'current' && !purgedIds.has(v.versionId))
+      known.add(scopeKey(v.fingerprint, v.scope));
   return known;
 }
 
@@ -82,7 +91,7 @@ export function planReextraction(input: ReextractionInput): Reextraction {
   const allSuppressed = new Set([...input.suppressed, ...state.suppressions.map((s) => s.fingerprint)]);
   const drafts = input.reextract(evidence, allSuppressed);
   const usable = new Map(evidence.map((e) => [e.evidenceId, e]));
-  const known = standingClaims(state, input.purged);
+  const known = standingClaims(state, input.purged, new Set(drafts.map((d) => d.fingerprint)));
   // Each losing chain takes at most one re-extracted version of its own subject and scope.
   const openChains = new Map<string, string[]>();
   for (const memoryId of input.chainsLosingCurrent) {

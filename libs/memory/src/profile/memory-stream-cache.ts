@@ -1,5 +1,5 @@
 import { streams } from '@lomo/contracts';
-import { memoryDecider, type MemoryEvent, type MemoryState } from '@lomo/domain';
+import { foldMemory, memoryDecider, type MemoryEvent, type MemoryState } from '@lomo/domain';
 import type { EventStore } from '@lomo/eventstore';
 
 interface Cached {
@@ -26,15 +26,30 @@ export class MemoryStreamCache {
     if (revision === 'no_stream') return { state: memoryDecider.initialState(), revision };
     const known = this.cached.get(stream);
     if (known !== undefined && known.revision === revision) return known;
-    let state = known?.state ?? memoryDecider.initialState();
     const from = known === undefined ? 0 : known.revision + 1;
     const events = await this.store.readStream(stream, { fromRevision: from });
-    let last = known?.revision ?? -1;
-    for (const e of events) {
-      state = memoryDecider.evolve(state, { type: e.type, data: e.data } as MemoryEvent);
-      last = e.metadata.revision;
-    }
-    const next = { state, revision: last };
+    // One batch fold (linear in the events, however large the state: see foldMemory).
+    const state = foldMemory(
+      known?.state ?? memoryDecider.initialState(),
+      events.map((e) => ({ type: e.type, data: e.data }) as MemoryEvent),
+    );
+    const last = events.length > 0 ? events[events.length - 1]!.metadata.revision : (known?.revision ?? -1);
+    return this.keep(stream, { state, revision: last });
+  }
+
+  /** The cached fold, if any, without asking the store (a writer catches it up itself). */
+  known(workspaceId: string, userId: string): Cached | undefined {
+    return this.cached.get(streams.memory(workspaceId, userId));
+  }
+
+  /** A fold a writer holds after its own append (the state at `revision`), so the next read starts there. */
+  remember(workspaceId: string, userId: string, state: MemoryState, revision: number): void {
+    const stream = streams.memory(workspaceId, userId);
+    const known = this.cached.get(stream);
+    if (known === undefined || known.revision < revision) this.keep(stream, { state, revision });
+  }
+
+  private keep(stream: string, next: Cached): Cached {
     if (this.cached.size >= this.limit && !this.cached.has(stream))
       this.cached.delete(this.cached.keys().next().value!);
     this.cached.set(stream, next);

@@ -65,6 +65,34 @@ export class MemoryIndexer {
   }
 
   /**
+   * `syncPerson` for the named documents only (`memory:{versionId}`, `summary:{summaryId}`): what
+   * a change that names what it touched (a forgetting's apply) needs, without a pass over every
+   * version of a person with 10 000 memories. The rest of the person's documents are left as
+   * they are, so this keeps the index equal to the state only when it was before.
+   */
+  async syncDocuments(person: PersonRef, state: MemoryState, ids: Iterable<string>): Promise<IndexSyncResult> {
+    const scope = personScope(person);
+    const now = this.deps.clock.now().getTime();
+    const wanted: MemoryIndexEntry[] = [];
+    const stale: string[] = [];
+    for (const id of new Set(ids)) {
+      const version = id.startsWith('memory:') ? state.versions[id.slice('memory:'.length)] : undefined;
+      const summary = id.startsWith('summary:') ? state.summaries[id.slice('summary:'.length)] : undefined;
+      const entry =
+        version !== undefined
+          ? entryFromVersion(version, state)
+          : summary !== undefined
+            ? entryFromSummary(summary, this.deps.catalog.get(scope, id)?.validFrom ?? now)
+            : null;
+      if (entry) wanted.push(entry);
+      else if (this.deps.catalog.get(scope, id) !== undefined) stale.push(id);
+    }
+    const removed = await this.remove(person, stale);
+    const { indexed, missing } = await this.upsert(person, wanted);
+    return { upserted: indexed, removed: [...removed, ...missing] };
+  }
+
+  /**
    * Indexes the given entries: a changed text is re-embedded, a metadata-only change (a version
    * superseded) only updates the catalog. Entries whose blob is missing (purged) are removed
    * instead: `missing` lists those that had been indexed.

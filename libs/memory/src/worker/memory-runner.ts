@@ -42,6 +42,8 @@ export const OBSERVED_TOOLS = new Set(['image.generate', 'image.edit', 'video.ge
 /** Earlier observations an extractor sees beside a new one (several alike may show a taste). */
 const OBSERVATION_WINDOW = 10;
 const MAX_ATTEMPTS = 5;
+/** Blob reads in flight at once. */
+const BLOB_READS = 32;
 
 export interface MemoryRunnerDeps {
   store: EventStore;
@@ -144,7 +146,12 @@ export class MemoryRunner {
     cause?: EventEnvelope,
     metadata: WriteMetadata = this.metadata(workspaceId, cause),
   ) {
-    return decideOnMemory(this.deps, { workspaceId, userId }, () => commands, { metadata });
+    // From the cached fold: a person with 10 000 memories has a ~30 000-event stream, which is
+    // read and folded once per process, not per decision.
+    const known = this.streams.known(workspaceId, userId);
+    const result = await decideOnMemory(this.deps, { workspaceId, userId }, () => commands, { metadata }, known);
+    if (result.revision !== 'no_stream') this.streams.remember(workspaceId, userId, result.state, result.revision);
+    return result;
   }
 
   async putText(text: string) {
@@ -152,10 +159,16 @@ export class MemoryRunner {
   }
 
   async textsByHash(hashes: Iterable<string>): Promise<Map<string, string>> {
+    // A few reads at a time (a filesystem store waits on each), never thousands of open files.
+    const unique = [...new Set(hashes)];
     const out = new Map<string, string>();
-    for (const hash of new Set(hashes)) {
-      const body = await this.deps.blobs.get(hash);
-      if (body !== undefined) out.set(hash, body.toString('utf8'));
+    for (let i = 0; i < unique.length; i += BLOB_READS) {
+      const chunk = unique.slice(i, i + BLOB_READS);
+      const bodies = await Promise.all(chunk.map((hash) => this.deps.blobs.get(hash)));
+      chunk.forEach((hash, j) => {
+        const body = bodies[j];
+        if (body !== undefined) out.set(hash, body.toString('utf8'));
+      });
     }
     return out;
   }

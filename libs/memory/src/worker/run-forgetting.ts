@@ -1,5 +1,13 @@
 import { streams, type EventEnvelope, type ForgettingReport } from '@lomo/contracts';
-import { forgettingScope, type EvidenceState, type MemoryState } from '@lomo/domain';
+import {
+  currentProfile,
+  currentVersion,
+  dependencyIndex,
+  forgettingScope,
+  type EvidenceState,
+  type ForgettingScope,
+  type MemoryState,
+} from '@lomo/domain';
 import { planForgetting, toApplyForgetting, type StandingMemory, type VersionDraft } from '../forgetting';
 import { renderProfile } from '../profile';
 import { applyExclusion, findExclusion, type TaskExclusion } from './exclude-in-tasks';
@@ -31,8 +39,11 @@ export async function runForgetting(
   if (forgetting.status === 'completed') return forgetting.report;
   const metadata = { ...runner.metadata(workspaceId), correlationId: forgettingId };
 
+  let appliedNow: { applied: EventEnvelope[]; refs: RefOf } | undefined;
   if (forgetting.status === 'confirmed') {
-    const scope = forgettingScope(state, forgetting.evidenceIds);
+    // One dependency index for the scope here and the planner's (a pass over every version).
+    const index = dependencyIndex(state);
+    const scope = forgettingScope(state, forgetting.evidenceIds, index);
     const revoked = new Set(forgetting.evidenceIds);
     const left = new Set<string>();
     for (const v of scope.purged) for (const l of v.evidence) if (!revoked.has(l.evidenceId)) left.add(l.evidenceId);
@@ -43,9 +54,10 @@ export async function runForgetting(
       ...state.suppressions.map((s) => s.fingerprint),
     ]);
     const answers = await preExtract({ extractor: deps.extractor, texts: runner.texts }, state, leftEvidence);
-    const stored = await runner.textsByHash(storedHashes(state));
+    const stored = await runner.textsByHash(renderedHashes(state, scope));
     const plan = planForgetting({
       state,
+      index,
       forgettingId,
       now: deps.clock.now().toISOString(),
       newId: () => deps.ids.uuid(),
@@ -59,17 +71,32 @@ export async function runForgetting(
         ]),
     });
     const refs = new Map<string, Awaited<ReturnType<MemoryRunner['putText']>>>();
-    for (const t of plan.texts) refs.set(t.key, await runner.putText(t.text));
-    await runner.decide(workspaceId, userId, [toApplyForgetting(plan, refs)], undefined, metadata);
+    const put = await Promise.all(plan.texts.map((t) => runner.putText(t.text)));
+    plan.texts.forEach((t, i) => refs.set(t.key, put[i]!));
+    const before = state;
+    const result = await runner.decide(workspaceId, userId, [toApplyForgetting(plan, refs)], undefined, metadata);
     state = await runner.fold(workspaceId, userId);
+    if (result.changed && result.revision !== 'no_stream') {
+      // Just applied: its events are the batch that ends at the revision written, and the refs of
+      // what it purged are in the state it was decided on (a text only ever changes to null).
+      const from = result.revision - result.events.length + 1;
+      const batch = await deps.store.readStream(streams.memory(workspaceId, userId), { fromRevision: from });
+      appliedNow = { applied: batch.filter((e) => e.metadata.correlationId === forgettingId), refs: refsIn(before) };
+    }
   }
 
-  // Step 2, from what the apply recorded (so a re-run after a crash does the same).
-  // The apply's own events (appended with the forgetting id as correlation), read once.
-  const recorded = await deps.store.readStream(streams.memory(workspaceId, userId));
-  const applied = recorded.filter((e) => e.metadata.correlationId === forgettingId);
-  const blobs = blobsToDelete(applied, createdRefs(recorded));
-  for (const hash of blobs) await deps.blobs.delete(hash);
+  // Step 2, from what the apply recorded (so a re-run after a crash does the same). The apply's
+  // own events (appended with the forgetting id as correlation); on a re-run, read from the whole
+  // stream with the refs its creation events hold.
+  let applied = appliedNow?.applied;
+  let refs = appliedNow?.refs;
+  if (applied === undefined || refs === undefined) {
+    const recorded = await deps.store.readStream(streams.memory(workspaceId, userId));
+    applied = recorded.filter((e) => e.metadata.correlationId === forgettingId);
+    refs = createdRefs(recorded);
+  }
+  const blobs = blobsToDelete(applied, refs);
+  await Promise.all(blobs.map((hash) => deps.blobs.delete(hash)));
   const purged = applied
     .filter((e) => e.type === 'MemoryVersionPurged')
     .map((e) => (e.data as { versionId: string }).versionId);
@@ -77,7 +104,9 @@ export async function runForgetting(
     .filter((e) => e.type === 'EpisodeSummaryInvalidated')
     .map((e) => (e.data as { summaryId: string }).summaryId);
   const indexEntries = [...purged.map((id) => `memory:${id}`), ...invalidated.map((id) => `summary:${id}`)];
-  await deps.indexer?.syncPerson({ workspaceId, userId }, state);
+  // Just applied: only the documents its events touch change; on a re-run, the whole person.
+  if (appliedNow === undefined) await deps.indexer?.syncPerson({ workspaceId, userId }, state);
+  else await deps.indexer?.syncDocuments({ workspaceId, userId }, state, touchedDocuments(applied));
 
   const forgottenMessages = new Set(
     forgetting.evidenceIds.flatMap((id) => {
@@ -129,12 +158,50 @@ function remainingClaims(
   );
 }
 
-/** Every blob hash a current or superseded version, the profile or a summary holds (renderers read them). */
-function storedHashes(state: MemoryState): string[] {
-  return [
-    ...Object.values(state.versions).flatMap((v) => (v.text === null ? [] : [v.text.hash])),
-    ...Object.values(state.summaries).flatMap((s) => (s.text === null ? [] : [s.text.hash])),
+/**
+ * The blob hashes the renderers can read: the texts of what the profile in force and each summary
+ * the forgetting invalidates list, each with its memory's current version (what stands in for a
+ * listed version that no longer does: StandingAfter). Re-extracted drafts carry their own text.
+ * Reading every stored text instead costs one blob read per memory (10 000 at 10 000 memories).
+ */
+function renderedHashes(state: MemoryState, scope: ForgettingScope): string[] {
+  const listed = [
+    ...(currentProfile(state)?.memoryVersionIds ?? []),
+    ...scope.summariesToInvalidate.flatMap((s) => s.memoryVersionIds),
   ];
+  const out = new Set<string>();
+  for (const id of listed) {
+    const version = state.versions[id];
+    if (version === undefined) continue;
+    if (version.text !== null) out.add(version.text.hash);
+    const current = currentVersion(state, version.memoryId);
+    if (current?.text != null) out.add(current.text.hash);
+  }
+  return [...out];
+}
+
+/** The recall documents an apply's events change: purged and new versions, invalidated, superseded and new summaries. */
+function touchedDocuments(applied: readonly EventEnvelope[]): string[] {
+  return applied.flatMap((e) => {
+    const d = e.data as { versionId?: string; summaryId?: string; supersedes?: string };
+    if (e.type === 'MemoryVersionPurged' || e.type === 'MemoryVersionCreated') return [`memory:${d.versionId}`];
+    if (e.type === 'EpisodeSummaryInvalidated') return [`summary:${d.summaryId}`];
+    if (e.type === 'EpisodeSummaryWritten')
+      return [`summary:${d.summaryId}`, ...(d.supersedes === undefined ? [] : [`summary:${d.supersedes}`])];
+    return [];
+  });
+}
+
+type RefOf = (key: string) => string | undefined;
+
+/** Blob refs by what they belong to (as createdRefs), looked up in a state: a text only ever changes to null. */
+function refsIn(state: MemoryState): RefOf {
+  return (key) => {
+    const id = key.slice(2);
+    if (key.startsWith('v:')) return state.versions[id]?.text?.hash;
+    if (key.startsWith('p:')) return state.profiles.find((p) => p.version === Number(id))?.text?.hash;
+    return state.summaries[id]?.text?.hash;
+  };
 }
 
 function profileLines(standing: readonly StandingMemory[], stored: ReadonlyMap<string, string>) {
@@ -147,7 +214,7 @@ function profileLines(standing: readonly StandingMemory[], stored: ReadonlyMap<s
 }
 
 /** Blob refs by what they belong to: versions by id, profiles by version, summaries by id. */
-function createdRefs(events: readonly EventEnvelope[]) {
+function createdRefs(events: readonly EventEnvelope[]): RefOf {
   const refs = new Map<string, string>();
   for (const e of events) {
     const d = e.data as { versionId?: string; version?: number; summaryId?: string; text?: { hash: string } };
@@ -155,10 +222,10 @@ function createdRefs(events: readonly EventEnvelope[]) {
     if (e.type === 'ProfileVersionPublished') refs.set(`p:${d.version}`, d.text!.hash);
     if (e.type === 'EpisodeSummaryWritten') refs.set(`s:${d.summaryId}`, d.text!.hash);
   }
-  return refs;
+  return (key) => refs.get(key);
 }
 
-function blobsToDelete(applied: readonly EventEnvelope[], refs: ReadonlyMap<string, string>): string[] {
+function blobsToDelete(applied: readonly EventEnvelope[], refOf: RefOf): string[] {
   const out = new Set<string>();
   for (const e of applied) {
     const d = e.data as { versionId?: string; version?: number; summaryId?: string };
@@ -170,7 +237,7 @@ function blobsToDelete(applied: readonly EventEnvelope[], refs: ReadonlyMap<stri
           : e.type === 'EpisodeSummaryInvalidated'
             ? `s:${d.summaryId}`
             : undefined;
-    const hash = key === undefined ? undefined : refs.get(key);
+    const hash = key === undefined ? undefined : refOf(key);
     if (hash !== undefined) out.add(hash);
   }
   // A text still held by something that stands (the same words in a new version) is kept.
