@@ -3,6 +3,7 @@ import type { FaultPreset } from './harness/fault-runs';
 import { runScenario, type ScenarioResult } from './harness/run-scenario';
 import { loadScenarios } from './harness/scenario-file';
 import type { DrillScenario } from './harness/scenario-schema';
+import { verdict } from './harness/drill-verdict';
 
 // Issue 21's second must-show: with fault switches on (duplicate and lost callbacks, lost
 // wake-ups, the standalone process SIGKILLed mid-step and restarted on the same data directory,
@@ -36,19 +37,6 @@ async function runAll(jobs: Array<{ scenario: DrillScenario; faults: FaultPreset
     );
   return results;
 }
-
-const verdict = (r: ScenarioResult) => ({
-  completed: r.completed,
-  error: r.error ?? null,
-  unmet: r.unmet,
-  figures:
-    r.metrics === undefined
-      ? null
-      : Object.fromEntries(
-          Object.keys(IDEAL_FIGURES).map((k) => [k, r.metrics!.figures[k as keyof typeof IDEAL_FIGURES]]),
-        ),
-  findings: r.metrics?.findings ?? null,
-});
 
 function expectIdeal(r: ScenarioResult): void {
   expect(verdict(r)).toEqual({ completed: true, error: null, unmet: [], figures: { ...IDEAL_FIGURES }, findings: [] });

@@ -3,6 +3,7 @@ import type { FaultPreset } from '../../drills/harness/fault-runs';
 import { runScenario, type ScenarioResult } from '../../drills/harness/run-scenario';
 import { loadScenarios } from '../../drills/harness/scenario-file';
 import { DistributedDrillApp } from './distributed-drill-app';
+import { verdict } from '../../drills/harness/drill-verdict';
 
 // Issue 21: "a drill harness that drives the standalone app (or the distributed apps, same
 // drill)", and the must-show fault "the generation app restarted mid-poll". The same scenario
@@ -19,20 +20,6 @@ const scenario = (name: string) => {
   if (found === undefined) throw new Error(`no scenario ${name} in test/drills/scenarios`);
   return found;
 };
-
-/** What a failing drill shows in the assertion diff: why, and every finding from the log. */
-const verdict = (r: ScenarioResult) => ({
-  completed: r.completed,
-  error: r.error ?? null,
-  unmet: r.unmet,
-  figures:
-    r.metrics === undefined
-      ? null
-      : Object.fromEntries(
-          Object.keys(IDEAL_FIGURES).map((k) => [k, r.metrics!.figures[k as keyof typeof IDEAL_FIGURES]]),
-        ),
-  findings: r.metrics?.findings ?? null,
-});
 
 function expectIdeal(r: ScenarioResult, app: DistributedDrillApp): void {
   const ideal = { completed: true, error: null, unmet: [], figures: { ...IDEAL_FIGURES }, findings: [] };

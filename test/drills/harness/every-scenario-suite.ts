@@ -1,25 +1,12 @@
 import { IDEAL_FIGURES } from '@lomo/operator';
-import { runScenario, type DrillModel, type ScenarioResult } from './run-scenario';
+import { runScenario, type DrillModel } from './run-scenario';
 import { loadScenarios } from './scenario-file';
+import { verdict } from './drill-verdict';
 
 // Issue 21's first must-show, shared by the models the drills gate on (every-scenario*.drill-spec.ts):
 // every scenario of test/drills/scenarios played by its scripted person against the built
 // standalone app, scored from the event log. A scenario marked `known-gap` (a product gap its
 // file names) is run, scored and reported, not gated (a gap can be intermittent).
-
-/** What a failing drill shows in the assertion diff: why, and every finding from the log. */
-const verdict = (r: ScenarioResult) => ({
-  completed: r.completed,
-  error: r.error ?? null,
-  unmet: r.unmet,
-  figures:
-    r.metrics === undefined
-      ? null
-      : Object.fromEntries(
-          Object.keys(IDEAL_FIGURES).map((k) => [k, r.metrics!.figures[k as keyof typeof IDEAL_FIGURES]]),
-        ),
-  findings: r.metrics?.findings ?? null,
-});
 
 /** The jest suite "every scenario completes with the <model> model with every metric at its ideal value". */
 export function describeEveryScenario(model: DrillModel, label: string): void {
