@@ -244,7 +244,13 @@ describe('a fork cut before a forgetting keeps the forgotten content out of its 
     // Given the person forgot their second message, excluded by the memory cascade's own functions
     // (by provenance: the message and the steps of the turn that consumed it).
     const forgettingId = randomUUID();
-    const exclusion = await findExclusion(harness.store, taskId, new Set([forgotten.messageId]), new Set());
+    const exclusion = await findExclusion(
+      harness.store,
+      taskId,
+      new Set([forgotten.messageId]),
+      new Set(),
+      forgettingId,
+    );
     expect(exclusion?.steps.map((s) => s.turnId)).toContain(turns[1]);
     await applyExclusion(harness, exclusion!, forgettingId, {
       correlationId: forgettingId,

@@ -4,6 +4,7 @@ import { taskDecider, taskEventTypes, type ExistingTask, type TaskCommand, type 
 import type { EventStore } from '@lomo/eventstore';
 import type { IdGenerator } from '@lomo/contracts';
 import { FORGOTTEN_GOAL } from '@lomo/routing';
+import { closeOverHistory, type CommittedStep } from './second-hand-steps';
 
 export interface TaskExclusion {
   taskId: string;
@@ -14,21 +15,35 @@ export interface TaskExclusion {
 
 interface StepRecord {
   consumedItemIds: string[];
-  context?: { memory?: { versionIds: string[] } };
+  context?: { segments: string[]; memory?: { versionIds: string[] } };
+}
+
+/** The steps other forgettings' ContextExcluded left out of this task (a re-run keeps its own closure). */
+function excludedByOthers(events: readonly EventEnvelope[], forgettingId: string): Set<string> {
+  const out = new Set<string>();
+  for (const e of events) {
+    if (e.type !== 'ContextExcluded') continue;
+    const data = e.data as { forgettingId: string; steps: { turnId: string; step: number }[] };
+    if (data.forgettingId === forgettingId) continue;
+    for (const s of data.steps) out.add(`${s.turnId}:${s.step}`);
+  }
+  return out;
 }
 
 /**
  * What a forgetting excludes from a task's later prompts, by recorded provenance only (article
  * §7.3, last paragraphs): the forgotten messages the task holds; every committed step that
  * consumed one of them or was shown a purged memory version (ModelStepCommitted.context.memory),
- * whose reply and tool results relied on them; and the history segments that summarize such a
- * step. Never text matching: an unrelated "blue sky" stays.
+ * whose reply and tool results relied on them, and every later step whose prompt showed such a
+ * step, in full or summarized (second-hand, closeOverHistory); and the history segments that
+ * summarize an excluded step. Never text matching: an unrelated "blue sky" stays.
  */
 export async function findExclusion(
   store: Pick<EventStore, 'readStream'>,
   taskId: string,
   forgottenMessageIds: ReadonlySet<string>,
   purgedVersionIds: ReadonlySet<string>,
+  forgettingId: string,
 ): Promise<TaskExclusion | null> {
   const events = await store.readStream(streams.task(taskId)).catch(() => [] as EventEnvelope[]);
   if (events.length === 0) return null;
@@ -39,7 +54,7 @@ export async function findExclusion(
   const messageIds = Object.values(task.inbox)
     .map((i) => i.messageId)
     .filter((id) => forgottenMessageIds.has(id));
-  const steps: { turnId: string; step: number }[] = [];
+  const committed: CommittedStep[] = [];
   for (const turnId of task.turns) {
     const turn = await store.readStream(streams.turn(turnId)).catch(() => [] as EventEnvelope[]);
     for (const e of turn) {
@@ -47,9 +62,19 @@ export async function findExclusion(
       const data = e.data as StepRecord & { step: number };
       const sawMessage = data.consumedItemIds.some((id) => forgottenMessageIds.has(id));
       const sawVersion = (data.context?.memory?.versionIds ?? []).some((id) => purgedVersionIds.has(id));
-      if (sawMessage || sawVersion) steps.push({ turnId, step: data.step });
+      committed.push({
+        turnId,
+        step: data.step,
+        direct: sawMessage || sawVersion,
+        ...(data.context !== undefined ? { segments: data.context.segments } : {}),
+      });
     }
   }
+  const steps = closeOverHistory({
+    steps: committed,
+    segments: task.segments,
+    excludedBefore: excludedByOthers(events, forgettingId),
+  });
   const position = (turnId: string, step: number) => [task.turns.indexOf(turnId), step] as const;
   const before = (a: readonly [number, number], b: readonly [number, number]) =>
     a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]);

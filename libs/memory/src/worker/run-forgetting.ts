@@ -125,7 +125,7 @@ export async function runForgetting(
   // messages and the steps that relied on them in their prompts; the memory side still runs.
   const cascade = deps.testControl?.mutation('no_forgetting_cascade') !== true;
   for (const taskId of cascade ? [...tasks].sort() : []) {
-    const exclusion = await findExclusion(deps.store, taskId, forgottenMessages, new Set(purged));
+    const exclusion = await findExclusion(deps.store, taskId, forgottenMessages, new Set(purged), forgettingId);
     if (exclusion === null) continue;
     await applyExclusion(deps, exclusion, forgettingId, metadata);
     excluded.push(exclusion);
