@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { BlobRef } from '@lomo/blobs';
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, match } from '@lomo/llm';
 import { applyExclusion, findExclusion } from '@lomo/memory';
-import { PromptArchive } from '@lomo/runtime';
+import { LEFT_OUT_BRIEF, PromptArchive, createPlanTools } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
 import { ofType, turnIdsOf } from './support/turn-events';
 
@@ -101,5 +102,53 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
     );
     const turns = await turnIdsOf(harness, taskId);
     expect(other?.steps).toEqual([{ turnId: turns[1], step: 1 }]);
+  });
+
+  it('a brief written by a step that relied on the forgotten message is left out of later prompts (by its tool call)', async () => {
+    await harness.close();
+    harness = await RuntimeHarness.open({
+      label: 'second-hand-brief',
+      tools: ({ store }) => createPlanTools({ store, ids: { uuid: () => randomUUID() } }),
+    });
+    const { taskId } = await harness.createTask('Design a poster series for the spring launch');
+    const model = new ScriptedModelProvider([
+      { expect: match.lastUserMessageContains('spring launch'), reply: { text: 'Starting the spring series.' } },
+      {
+        expect: match.lastUserMessageContains('cobalt'),
+        reply: {
+          toolCalls: [{ name: 'brief.update', arguments: { brief: 'Spring posters on a cobalt blue ground.' } }],
+        },
+      },
+      { reply: { text: 'Brief recorded.' } },
+      { expect: match.lastUserMessageContains('third poster'), reply: { text: 'Working on the third poster.' } },
+    ]);
+    const { worker } = harness.worker('worker-a', model);
+    await worker.wake({ taskId, reason: 'message' });
+    const forgotten = await harness.deliver(taskId, 'The background is cobalt blue, our brand colour.');
+    await worker.wake({ taskId, reason: 'message' });
+    const [brief] = ofType<{ version: number; callId?: string }>(
+      await harness.read(streams.task(taskId)),
+      'BriefUpdated',
+    );
+    expect(brief).toMatchObject({ version: 1, callId: expect.any(String) });
+
+    const exclusion = await findExclusion(harness.store, taskId, new Set([forgotten]), new Set(), FORGETTING);
+    expect(exclusion?.briefVersions).toEqual([1]);
+    await applyExclusion(harness, exclusion!, FORGETTING, {
+      correlationId: FORGETTING,
+      causationId: null,
+      workspaceId: 'ws_runtime',
+      actor: { kind: 'system', component: 'memory' },
+    });
+
+    await harness.deliver(taskId, 'Now the third poster please.');
+    await worker.wake({ taskId, reason: 'message' });
+    const third = (await turnIdsOf(harness, taskId))[2];
+    const [step] = ofType<{ promptRef: BlobRef }>(await harness.read(streams.turn(third)), 'ModelStepCommitted');
+    const prompt = await new PromptArchive(harness.blobs).load(step.promptRef);
+    const shown = prompt!.messages.map((m) => m.content).join('\n');
+    expect(shown).not.toMatch(/cobalt/i);
+    expect(shown).toContain(`Brief (version 1):\n${LEFT_OUT_BRIEF}`);
+    expect(shown).toContain('Starting the spring series.');
   });
 });

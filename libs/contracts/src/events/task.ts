@@ -77,6 +77,12 @@ export const BriefUpdated = z.strictObject({
   version: z.number().int().min(1),
   brief: z.string().min(1).max(20_000),
   by: actorSchema,
+  /**
+   * The agent's tool call that wrote it (absent when the person wrote it, and on briefs written
+   * before it was recorded): its provenance, so a forgetting that excludes the step that made the
+   * call leaves this version out of later prompts too (ContextExcluded.briefVersions).
+   */
+  callId: callId.optional(),
 });
 
 const checklistItemId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/);
@@ -470,6 +476,8 @@ export const ContextExcluded = z.strictObject({
   forgettingId: uuid,
   messageIds: z.array(uuid).max(1000),
   steps: z.array(z.strictObject({ turnId, step })).max(10_000),
+  /** Brief versions an excluded step's tool call wrote: shown as left out while current. */
+  briefVersions: z.array(z.number().int().min(1)).max(10_000).optional(),
 });
 
 /**

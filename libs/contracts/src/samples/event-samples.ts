@@ -104,7 +104,7 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     invalid: [{ sourceTaskId: T, targetTaskId: MSG2, role: 'both', movedItemIds: [], by: 'u1' }],
   },
   BriefUpdated: {
-    valid: { version: 1, brief: 'A4 poster, blue', by: { kind: 'agent' } },
+    valid: { version: 1, brief: 'A4 poster, blue', by: { kind: 'agent' }, callId: CALL },
     invalid: [{ version: 0, brief: 'A4 poster', by: { kind: 'agent' } }],
   },
   ChecklistPlanned: {
@@ -267,7 +267,7 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     invalid: [{ itemId: MSG2, turnId: TURN, step: 3, constraints: [] }],
   },
   ContextExcluded: {
-    valid: { forgettingId: ENTRY, messageIds: [MSG], steps: [{ turnId: TURN, step: 2 }] },
+    valid: { forgettingId: ENTRY, messageIds: [MSG], steps: [{ turnId: TURN, step: 2 }], briefVersions: [1] },
     invalid: [{ forgettingId: ENTRY, messageIds: ['nope'], steps: [] }],
   },
   ForkedFrom: {

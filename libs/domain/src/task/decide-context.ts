@@ -77,7 +77,14 @@ export function excludeContext(command: ExcludeContext, state: TaskState): TaskE
   return [
     {
       type: 'ContextExcluded',
-      data: { forgettingId, messageIds: [...command.messageIds], steps: command.steps.map((s) => ({ ...s })) },
+      data: {
+        forgettingId,
+        messageIds: [...command.messageIds],
+        steps: command.steps.map((s) => ({ ...s })),
+        ...(command.briefVersions !== undefined && command.briefVersions.length > 0
+          ? { briefVersions: [...command.briefVersions] }
+          : {}),
+      },
     },
   ];
 }

@@ -15,7 +15,8 @@ export function updateBrief(command: UpdateBrief, state: TaskState): TaskEvent[]
   const task = notFinal(state);
   if (task.brief?.text === command.brief) return [];
   const version = (task.brief?.version ?? 0) + 1;
-  return [{ type: 'BriefUpdated', data: { version, brief: command.brief, by: command.by } }];
+  const data = { version, brief: command.brief, by: command.by };
+  return [{ type: 'BriefUpdated', data: command.callId === undefined ? data : { ...data, callId: command.callId } }];
 }
 
 type Planned = Omit<PlanChecklist['items'][number], 'output'> & { output?: ChecklistItemOutput | null };

@@ -122,7 +122,8 @@ export type AcceptMerge = {
   items: readonly { itemId: string; text: string; language: string }[];
   by: string;
 };
-export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor };
+/** `callId`: the agent's tool call that wrote it (the brief's provenance, for a forgetting). */
+export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor; callId?: string };
 /**
  * Item ids are unique and every `dependsOn` names an item of the same plan. `keepOutputs`: an
  * item sent without an output keeps the one its id declared (the person's edit of titles and
@@ -215,6 +216,8 @@ export type ExcludeContext = {
   forgettingId: string;
   messageIds: readonly string[];
   steps: readonly { turnId: string; step: number }[];
+  /** Brief versions written by an excluded step's tool call. */
+  briefVersions?: readonly number[];
 };
 /** The person's constraints read from a claimed message (at most once per item). */
 export type NoteConstraints = {

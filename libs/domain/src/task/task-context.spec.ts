@@ -1,5 +1,6 @@
 import { deciderSpec } from '@lomo/testing';
 import { fold } from '../decider';
+import { briefForContext } from './task-queries';
 import { taskDecider } from './task-decider';
 import { activeWithInbox, ids } from './task.fixtures';
 import type { TaskEvent } from './task-events';
@@ -51,7 +52,51 @@ describe('task: context', () => {
       .when(exclude)
       .then([]);
     const after = state([...activeWithInbox(), excluded]);
-    expect(after.excluded).toEqual({ messageIds: [ids.item1], steps: [`${ids.turn1}:2`], forgettings: [C1] });
+    expect(after.excluded).toEqual({
+      messageIds: [ids.item1],
+      steps: [`${ids.turn1}:2`],
+      briefVersions: [],
+      forgettings: [C1],
+    });
+  });
+
+  it('a brief the agent wrote records its tool call, and a forgetting that names its version leaves it out until a new one', () => {
+    const agent = { kind: 'agent' as const };
+    const written: TaskEvent = {
+      type: 'BriefUpdated',
+      data: { version: 1, brief: 'Spring posters, cobalt background', by: agent, callId: 'call_brief_1' },
+    };
+    given(activeWithInbox())
+      .when({ type: 'UpdateBrief', brief: 'Spring posters, cobalt background', by: agent, callId: 'call_brief_1' })
+      .then([written]);
+    const excluded: TaskEvent = {
+      type: 'ContextExcluded',
+      data: { forgettingId: C1, messageIds: [ids.item1], steps: [{ turnId: ids.turn1, step: 2 }], briefVersions: [1] },
+    };
+    given([...activeWithInbox(), written])
+      .when({
+        type: 'ExcludeContext',
+        forgettingId: C1,
+        messageIds: [ids.item1],
+        steps: [{ turnId: ids.turn1, step: 2 }],
+        briefVersions: [1],
+      })
+      .then([excluded]);
+    expect(briefForContext(state([...activeWithInbox(), written, excluded]))).toEqual({ version: 1, leftOut: true });
+    // A new version, written from what is left, is shown again.
+    const rewritten: TaskEvent = {
+      type: 'BriefUpdated',
+      data: { version: 2, brief: 'Spring posters, soft palette', by: agent, callId: 'call_brief_2' },
+    };
+    expect(briefForContext(state([...activeWithInbox(), written, excluded, rewritten]))).toEqual({
+      version: 2,
+      text: 'Spring posters, soft palette',
+    });
+    // Without a forgetting naming it, the brief is shown as written.
+    expect(briefForContext(state([...activeWithInbox(), written]))).toEqual({
+      version: 1,
+      text: 'Spring posters, cobalt background',
+    });
   });
 
   it('loads only domains not loaded yet, and unloads only loaded ones', () => {

@@ -61,7 +61,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     domainLoads: {},
     segments: [],
     constraints: {},
-    excluded: { messageIds: [], steps: [], forgettings: [] },
+    excluded: { messageIds: [], steps: [], briefVersions: [], forgettings: [] },
     fork: null,
   };
 }
@@ -353,11 +353,13 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       const steps = new Set(task.excluded.steps);
       for (const id of event.data.messageIds) messageIds.add(id);
       for (const s of event.data.steps) steps.add(`${s.turnId}:${s.step}`);
+      const briefVersions = new Set([...task.excluded.briefVersions, ...(event.data.briefVersions ?? [])]);
       return {
         ...task,
         excluded: {
           messageIds: [...messageIds],
           steps: [...steps],
+          briefVersions: [...briefVersions],
           forgettings: [...task.excluded.forgettings, event.data.forgettingId],
         },
       };

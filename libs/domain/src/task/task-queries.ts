@@ -2,6 +2,7 @@ import {
   claimKey,
   type ChangeNotice,
   type ChecklistItem,
+  type ExistingTask,
   type TaskBase,
   type FinalTask,
   type InboxClaim,
@@ -111,4 +112,17 @@ export function itemSettled(task: Pick<TaskBase, 'checkpoints'>, item: Checklist
   if (item.status === 'skipped') return true;
   if (item.status !== 'done') return false;
   return !item.needsConfirmation || itemReview(task, item).state === 'approved';
+}
+
+/**
+ * The brief later prompts may show: the current version, or `left out` when a forgetting excluded
+ * the step whose tool call wrote it (ContextExcluded.briefVersions), until a new version is written.
+ */
+export function briefForContext(
+  task: Pick<ExistingTask, 'brief' | 'excluded'>,
+): { version: number; text: string } | { version: number; leftOut: true } | null {
+  if (task.brief === null) return null;
+  return task.excluded.briefVersions.includes(task.brief.version)
+    ? { version: task.brief.version, leftOut: true }
+    : task.brief;
 }

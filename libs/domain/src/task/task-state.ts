@@ -202,6 +202,8 @@ export interface TaskBase {
   excluded: {
     readonly messageIds: readonly string[];
     readonly steps: readonly string[];
+    /** Brief versions an excluded step wrote: the current brief is left out of prompts while it is one. */
+    readonly briefVersions: readonly number[];
     readonly forgettings: readonly string[];
   };
   /** Tasks merged into this one (TasksMerged as target), so accepting a merge twice is a no-op. */

@@ -11,10 +11,13 @@ export interface TaskExclusion {
   messageIds: string[];
   steps: { turnId: string; step: number }[];
   segmentIds: string[];
+  /** Brief versions an excluded step's tool call wrote (absent when none). */
+  briefVersions?: number[];
 }
 
 interface StepRecord {
   consumedItemIds: string[];
+  toolCallIntents: { callId: string }[];
   context?: { segments: string[]; memory?: { versionIds: string[] } };
 }
 
@@ -55,6 +58,7 @@ export async function findExclusion(
     .map((i) => i.messageId)
     .filter((id) => forgottenMessageIds.has(id));
   const committed: CommittedStep[] = [];
+  const callsOf = new Map<string, string[]>();
   for (const turnId of task.turns) {
     const turn = await store.readStream(streams.turn(turnId)).catch(() => [] as EventEnvelope[]);
     for (const e of turn) {
@@ -62,6 +66,10 @@ export async function findExclusion(
       const data = e.data as StepRecord & { step: number };
       const sawMessage = data.consumedItemIds.some((id) => forgottenMessageIds.has(id));
       const sawVersion = (data.context?.memory?.versionIds ?? []).some((id) => purgedVersionIds.has(id));
+      callsOf.set(
+        `${turnId}:${data.step}`,
+        data.toolCallIntents.map((c) => c.callId),
+      );
       committed.push({
         turnId,
         step: data.step,
@@ -90,8 +98,15 @@ export async function findExclusion(
       }),
     )
     .map((s) => s.segmentId);
+  // The brief's provenance is the tool call that wrote it (BriefUpdated.callId).
+  const excludedCalls = new Set(steps.flatMap((s) => callsOf.get(`${s.turnId}:${s.step}`) ?? []));
+  const briefVersions = events.flatMap((e) => {
+    if (e.type !== 'BriefUpdated') return [];
+    const data = e.data as { version: number; callId?: string };
+    return data.callId !== undefined && excludedCalls.has(data.callId) ? [data.version] : [];
+  });
   if (messageIds.length === 0 && steps.length === 0 && segmentIds.length === 0) return null;
-  return { taskId, messageIds, steps, segmentIds };
+  return { taskId, messageIds, steps, segmentIds, ...(briefVersions.length > 0 ? { briefVersions } : {}) };
 }
 
 /**
@@ -108,7 +123,13 @@ export async function applyExclusion(
   const commands: TaskCommand[] = [];
   if (exclusion.segmentIds.length > 0)
     commands.push({ type: 'ExcludeHistorySegments', segmentIds: exclusion.segmentIds, reason: 'forgotten' });
-  commands.push({ type: 'ExcludeContext', forgettingId, messageIds: exclusion.messageIds, steps: exclusion.steps });
+  commands.push({
+    type: 'ExcludeContext',
+    forgettingId,
+    messageIds: exclusion.messageIds,
+    steps: exclusion.steps,
+    ...(exclusion.briefVersions !== undefined ? { briefVersions: exclusion.briefVersions } : {}),
+  });
   await handleCommand(
     deps.store,
     streams.task(exclusion.taskId),

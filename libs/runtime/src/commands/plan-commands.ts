@@ -59,7 +59,13 @@ export function updateBrief(
   deps: Pick<CommandDeps, 'store' | 'ids'>,
   request: PlanTarget & { brief: string },
 ): Promise<TaskCommandResult> {
-  return decide(deps, request, { type: 'UpdateBrief', brief: request.brief, by: request.by.actor });
+  const { actor, callId } = request.by;
+  return decide(deps, request, {
+    type: 'UpdateBrief',
+    brief: request.brief,
+    by: actor,
+    ...(callId !== undefined ? { callId } : {}),
+  });
 }
 
 /** Plans (or re-plans) the checklist; items of the same id keep their status and evidence. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { decideAll } from '@lomo/command-handling';
 import {
+  briefForContext,
   existingTask,
   existingTurn,
   isTurnTerminal,
@@ -138,7 +139,12 @@ export class ContextAssembler {
     const recall = this.deps.recall;
     if (recall === undefined || person === null)
       return { memories: [], record: { status: 'disabled', versionIds: [] } };
-    const text = [task.goal, task.brief?.text ?? '', ...claimedItemIds.map((id) => task.inbox[id]?.text ?? '')]
+    const brief = briefForContext(task);
+    const text = [
+      task.goal,
+      brief !== null && 'text' in brief ? brief.text : '',
+      ...claimedItemIds.map((id) => task.inbox[id]?.text ?? ''),
+    ]
       .filter((t) => t !== '')
       .join('\n');
     const controller = new AbortController();

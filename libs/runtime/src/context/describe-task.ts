@@ -1,4 +1,4 @@
-import { itemReview, type ChangeNotice, type ChecklistItem, type ExistingTask } from '@lomo/domain';
+import { briefForContext, itemReview, type ChangeNotice, type ChecklistItem, type ExistingTask } from '@lomo/domain';
 import { constraintsInForce } from './constraints';
 
 /**
@@ -16,7 +16,8 @@ export function describeTask(task: ExistingTask, extra: TailExtras): string {
   lines.push(`Autonomy: ${AUTONOMY[task.autonomy]}`);
   const budgets = planBudgetLine(task);
   if (budgets !== null) lines.push(budgets);
-  if (task.brief !== null) lines.push(`Brief (version ${task.brief.version}):\n${task.brief.text}`);
+  const brief = briefForContext(task);
+  if (brief !== null) lines.push(`Brief (version ${brief.version}):\n${'text' in brief ? brief.text : LEFT_OUT_BRIEF}`);
   if (task.checklist.length > 0) {
     lines.push('Checklist:');
     for (const item of task.checklist)
@@ -37,6 +38,10 @@ export function describeTask(task: ExistingTask, extra: TailExtras): string {
   );
   return lines.join('\n');
 }
+
+/** Never any of its words: the brief an excluded step wrote relied on something forgotten. */
+export const LEFT_OUT_BRIEF =
+  '(left out: it was written from something the person asked to forget; ask for the direction again or write a new brief)';
 
 const FORGOTTEN_GOAL =
   '(left out: the person asked to forget the message this task started from; follow the brief and the latest messages)';

@@ -88,6 +88,12 @@ export class ExcludedContext {
 
   @Field(() => [ID], { description: 'History segments excluded.' })
   segmentIds!: string[];
+
+  @Field(() => [Int], {
+    description:
+      'Brief versions an excluded step wrote (by its tool call): the brief is left out of prompts while one of them is current.',
+  })
+  briefVersions!: number[];
 }
 
 @ObjectType({ description: 'What a completed forgetting did, as its runner recorded it.' })
