@@ -147,12 +147,18 @@ async function forgetPart() {
   console.log(
     `\n  forget cascade, end to end (10 000 memories): median ${ms(cascade.medianMs)} (process CPU ${ms(cascade.cpuMedianMs)}; first run, stream not yet folded by the runner: ${ms(cascade.firstRunMs)}) — ${cascade.note}`,
   );
+  console.log(
+    `  forget request through the API's handlers: first ${ms(cascade.api.firstRequestMs)} (folds the whole stream), then median ${ms(cascade.api.requestMedianMs)}; confirm median ${ms(cascade.api.confirmMedianMs)}`,
+  );
   console.log(`  forget planner alone (10 000 memories): ${ms(planner.medianMs)} — ${planner.note}`);
   return {
     forget_ms_median: cascade.medianMs === null ? null : r3(cascade.medianMs),
     forget_cpu_ms_median: cascade.cpuMedianMs === null ? null : r3(cascade.cpuMedianMs),
     forget_first_run_ms: cascade.firstRunMs === null ? null : r3(cascade.firstRunMs),
     forget_planner_ms_median: planner.medianMs === null ? null : r3(planner.medianMs),
+    forget_request_first_ms: cascade.api.firstRequestMs === null ? null : r3(cascade.api.firstRequestMs),
+    forget_request_ms_median: cascade.api.requestMedianMs === null ? null : r3(cascade.api.requestMedianMs),
+    forget_confirm_ms_median: cascade.api.confirmMedianMs === null ? null : r3(cascade.api.confirmMedianMs),
   };
 }
 

@@ -2,6 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import {
+  ConfirmMemoryForgetting,
+  ConfirmMemoryForgettingHandler,
+  MEMORY_COMMAND_FOLDS_KEPT,
+  RequestMemoryForgetting,
+  RequestMemoryForgettingHandler,
+} from '@lomo/application';
 import { FilesystemBlobStore } from '@lomo/blobs';
 import {
   streams,
@@ -25,13 +32,13 @@ import {
 import { SqliteEventStore } from '@lomo/eventstore';
 import { ConceptEmbeddingProvider } from '@lomo/llm';
 import {
-  decideOnMemory,
   evidenceFingerprint,
   memoryFingerprint,
   memoryText,
   MemoryIndexCatalog,
   MemoryIndexer,
   MemoryRunner,
+  MemoryStreamCache,
   OfflineMemoryExtractor,
 } from '@lomo/memory';
 import { createLogger } from '@lomo/observability';
@@ -412,6 +419,12 @@ export interface CascadeTiming {
   /** The process's CPU time (user + system) per run, median: what the run costs without waiting on the machine. */
   cpuMedianMs: number | null;
   times: number[];
+  /**
+   * The person's request and confirmation through the API's command handlers (what
+   * `forgetMemory` and `confirmForgetting` wait for): the first request folds the whole stream,
+   * the later ones only what is new since the process's last command on it.
+   */
+  api: { firstRequestMs: number | null; requestMedianMs: number | null; confirmMedianMs: number | null };
   note: string;
 }
 
@@ -454,22 +467,28 @@ export async function forgetCascadeTiming(prng: Prng, runs = 5, count = 10_000):
     const indexMs = performance.now() - t1;
     const times: number[] = [];
     const cpuTimes: number[] = [];
+    const requests: number[] = [];
+    const confirms: number[] = [];
+    const folds = new MemoryStreamCache(seeded.store, MEMORY_COMMAND_FOLDS_KEPT);
+    const api = {
+      request: new RequestMemoryForgettingHandler(seeded.store, { uuid: prng.uuid }, folds),
+      confirm: new ConfirmMemoryForgettingHandler(seeded.store, { uuid: prng.uuid }, folds),
+    };
     let firstRunMs: number | null = null;
     let summary = '';
     for (const [i, cluster] of seeded.clusters.entries()) {
       const forgettingId = prng.uuid();
-      const ids = { uuid: prng.uuid };
-      await decideOnMemory({ store: seeded.store, ids }, owner, {
-        type: 'RequestForgetting',
-        forgettingId,
-        target: { kind: 'evidence', evidenceIds: [cluster.forgotten] },
-        requestedBy: USER,
-      });
-      await decideOnMemory({ store: seeded.store, ids }, owner, {
-        type: 'ConfirmForgetting',
-        forgettingId,
-        confirmedBy: USER,
-      });
+      const r0 = performance.now();
+      const asked = await api.request.execute(
+        new RequestMemoryForgetting(owner, forgettingId, { kind: 'evidence', evidenceIds: [cluster.forgotten] }),
+      );
+      const r1 = performance.now();
+      const confirmed = await api.confirm.execute(new ConfirmMemoryForgetting(owner, forgettingId));
+      const r2 = performance.now();
+      if (asked.forgetting.status !== 'requested' || confirmed.forgetting.status !== 'confirmed')
+        throw new Error(`forgetting ${forgettingId} is ${confirmed.forgetting.status} after request and confirm`);
+      requests.push(r1 - r0);
+      confirms.push(r2 - r1);
       const cpu0 = process.cpuUsage();
       const start = performance.now();
       const report = await runner.forgettingConfirmed(WORKSPACE, USER, forgettingId);
@@ -493,6 +512,11 @@ export async function forgetCascadeTiming(prng: Prng, runs = 5, count = 10_000):
       cpuMedianMs: median(cpuTimes),
       firstRunMs,
       times,
+      api: {
+        firstRequestMs: requests[0] ?? null,
+        requestMedianMs: median(requests.slice(1)),
+        confirmMedianMs: median(confirms),
+      },
       note:
         `runForgetting end to end on SQLite events (${seeded.events} memory events), filesystem blobs and the SQLite recall index; ` +
         `median of ${runs} runs after a first one; each run: ${summary}; seeded in ${(seedMs / 1000).toFixed(1)} s, indexed in ${(indexMs / 1000).toFixed(1)} s (not timed)`,
@@ -503,6 +527,7 @@ export async function forgetCascadeTiming(prng: Prng, runs = 5, count = 10_000):
       firstRunMs: null,
       cpuMedianMs: null,
       times: [],
+      api: { firstRequestMs: null, requestMedianMs: null, confirmMedianMs: null },
       note: `the cascade failed: ${(error as Error).stack}`,
     };
   } finally {

@@ -1,4 +1,6 @@
 export { MemoryCommandsModule } from './memory-commands.module';
+export { RequestMemoryForgettingHandler, ConfirmMemoryForgettingHandler } from './memory-command-handlers';
+export { MEMORY_COMMAND_FOLDS_KEPT } from './memory-command-streams';
 export {
   CorrectPersonMemory,
   RequestMemoryForgetting,

@@ -1,9 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateStream } from '@lomo/command-handling';
 import { BLOB_STORE, type BlobStore } from '@lomo/blobs';
-import { CLOCK, ID_GENERATOR, deterministicUuid, streams, type Clock, type IdGenerator } from '@lomo/contracts';
-import { memoryDecider, memoryEventTypes, type ForgettingState, type MemoryState } from '@lomo/domain';
+import { CLOCK, ID_GENERATOR, deterministicUuid, type Clock, type IdGenerator } from '@lomo/contracts';
+import type { ForgettingState, MemoryState } from '@lomo/domain';
 import { EVENT_STORE, type EventStore } from '@lomo/eventstore';
 import { memoryText } from '@lomo/memory';
 import { messageLanguage } from '../messages/message-language';
@@ -18,7 +17,8 @@ import {
   type ForgettingRequestResult,
   type ForgettingResult,
 } from './memory-commands';
-import { decideOnMemory, type MemoryCommandDeps } from '@lomo/memory';
+import { decideOnMemory, type MemoryCommandDeps, type MemoryOwner, type MemoryStreamCache } from '@lomo/memory';
+import { MEMORY_COMMAND_STREAMS } from './memory-command-streams';
 
 // The person's commands on their own memory. Forgetting only records the person's request,
 // confirmation or cancellation: the cascade runner does the forgetting once it is confirmed.
@@ -27,8 +27,29 @@ const forgettingIn = (state: MemoryState, forgettingId: string): ForgettingState
 
 abstract class MemoryHandler {
   protected readonly deps: MemoryCommandDeps;
-  constructor(store: EventStore, ids: IdGenerator) {
+  constructor(
+    store: EventStore,
+    ids: IdGenerator,
+    private readonly folds: MemoryStreamCache,
+  ) {
     this.deps = { store, ids };
+  }
+
+  /**
+   * One decision on the person's memory stream, from this process's cached fold (only the events
+   * after it are read: a request and its confirmation do not fold a 30 000-event stream twice).
+   */
+  protected async decide(person: MemoryOwner, command: Parameters<typeof decideOnMemory>[2]) {
+    const known = this.folds.known(person.workspaceId, person.userId);
+    const result = await decideOnMemory(this.deps, person, command, undefined, known);
+    if (result.revision !== 'no_stream')
+      this.folds.remember(person.workspaceId, person.userId, result.state, result.revision);
+    return result;
+  }
+
+  /** The person's memory as of now, from the cached fold. */
+  protected read(person: MemoryOwner) {
+    return this.folds.state(person.workspaceId, person.userId);
   }
 }
 
@@ -37,12 +58,16 @@ export class RequestMemoryForgettingHandler
   extends MemoryHandler
   implements ICommandHandler<RequestMemoryForgetting, ForgettingRequestResult>
 {
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(ID_GENERATOR) ids: IdGenerator) {
-    super(store, ids);
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Inject(MEMORY_COMMAND_STREAMS) streams: MemoryStreamCache,
+  ) {
+    super(store, ids, streams);
   }
 
   async execute(c: RequestMemoryForgetting): Promise<ForgettingRequestResult> {
-    const result = await decideOnMemory(this.deps, c.person, {
+    const result = await this.decide(c.person, {
       type: 'RequestForgetting',
       forgettingId: c.forgettingId,
       target: c.target,
@@ -63,13 +88,17 @@ export class ConfirmMemoryForgettingHandler
   extends MemoryHandler
   implements ICommandHandler<ConfirmMemoryForgetting, ForgettingResult>
 {
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(ID_GENERATOR) ids: IdGenerator) {
-    super(store, ids);
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Inject(MEMORY_COMMAND_STREAMS) streams: MemoryStreamCache,
+  ) {
+    super(store, ids, streams);
   }
 
   async execute(c: ConfirmMemoryForgetting): Promise<ForgettingResult> {
     const { forgettingId, person } = c;
-    const result = await decideOnMemory(this.deps, person, {
+    const result = await this.decide(person, {
       type: 'ConfirmForgetting',
       forgettingId,
       confirmedBy: person.userId,
@@ -83,13 +112,17 @@ export class CancelMemoryForgettingHandler
   extends MemoryHandler
   implements ICommandHandler<CancelMemoryForgetting, ForgettingResult>
 {
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(ID_GENERATOR) ids: IdGenerator) {
-    super(store, ids);
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Inject(MEMORY_COMMAND_STREAMS) streams: MemoryStreamCache,
+  ) {
+    super(store, ids, streams);
   }
 
   async execute(c: CancelMemoryForgetting): Promise<ForgettingResult> {
     const { forgettingId, person } = c;
-    const result = await decideOnMemory(this.deps, person, {
+    const result = await this.decide(person, {
       type: 'CancelForgetting',
       forgettingId,
       by: person.userId,
@@ -113,10 +146,11 @@ export class CorrectPersonMemoryHandler
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Inject(MEMORY_COMMAND_STREAMS) streams: MemoryStreamCache,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    super(store, ids);
+    super(store, ids, streams);
   }
 
   async execute(c: CorrectPersonMemory): Promise<CorrectionResult> {
@@ -125,17 +159,12 @@ export class CorrectPersonMemoryHandler
     const validFrom = c.options.validFrom ?? at;
     const value = c.options.value ?? text;
     const ids = this.idsOf(c);
-    const read = await AggregateStream.read(
-      this.deps.store,
-      streams.memory(person.workspaceId, person.userId),
-      memoryDecider,
-      memoryEventTypes,
-    );
+    const read = await this.read(person);
     const known = read.state.versions[ids.versionId];
     if (known === undefined) checkCorrectable(read.state, memoryId, validFrom);
     const subject = read.state.memories[memoryId].subject;
     const textRef = await this.blobs.put(memoryText(text, subject, value), 'text/plain');
-    const result = await decideOnMemory(this.deps, person, (state) =>
+    const result = await this.decide(person, (state) =>
       correctionCommands(state, {
         memoryId,
         ...ids,

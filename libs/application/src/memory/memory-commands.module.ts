@@ -6,6 +6,7 @@ import {
   CorrectPersonMemoryHandler,
   RequestMemoryForgettingHandler,
 } from './memory-command-handlers';
+import { memoryCommandStreamsProvider } from './memory-command-streams';
 
 /**
  * The person's commands on their own memory as CQRS commands: correct a memory, ask to forget,
@@ -15,6 +16,7 @@ import {
 @Module({
   imports: [CqrsModule],
   providers: [
+    memoryCommandStreamsProvider,
     CorrectPersonMemoryHandler,
     RequestMemoryForgettingHandler,
     ConfirmMemoryForgettingHandler,
