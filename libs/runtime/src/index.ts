@@ -24,7 +24,7 @@ export { visibleDomains } from './context/visible-tools';
 export { TOOL_NOT_VISIBLE, TOOL_STUBBED_IN_FORK } from './process/plan-ledger';
 export { PromptArchive } from './context/prompt-archive';
 export { SYSTEM_RULES } from './context/system-rules';
-export { LEFT_OUT_BRIEF } from './context/describe-task';
+export { LEFT_OUT_BRIEF, LEFT_OUT_TITLE } from './context/describe-task';
 export { planTurn } from './process/plan-turn';
 export type { PlanView, ToolTraits, Authorization, LocalCallState } from './process/plan-view';
 export type { RuntimeOutput, AppendIntent, FinishReason } from './process/runtime-output';

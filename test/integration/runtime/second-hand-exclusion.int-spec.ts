@@ -3,7 +3,7 @@ import type { BlobRef } from '@lomo/blobs';
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, match } from '@lomo/llm';
 import { applyExclusion, findExclusion } from '@lomo/memory';
-import { LEFT_OUT_BRIEF, PromptArchive, createPlanTools } from '@lomo/runtime';
+import { LEFT_OUT_BRIEF, LEFT_OUT_TITLE, PromptArchive, createPlanTools } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
 import { ofType, turnIdsOf } from './support/turn-events';
 
@@ -104,7 +104,7 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
     expect(other?.steps).toEqual([{ turnId: turns[1], step: 1 }]);
   });
 
-  it('a brief written by a step that relied on the forgotten message is left out of later prompts (by its tool call)', async () => {
+  it('a brief and a checklist plan written by the steps that relied on the forgotten message are left out of later prompts (by their tool calls)', async () => {
     await harness.close();
     harness = await RuntimeHarness.open({
       label: 'second-hand-brief',
@@ -119,7 +119,26 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
           toolCalls: [{ name: 'brief.update', arguments: { brief: 'Spring posters on a cobalt blue ground.' } }],
         },
       },
-      { reply: { text: 'Brief recorded.' } },
+      // The turn's next step never saw the message as new input, but saw the step that did.
+      {
+        reply: {
+          toolCalls: [
+            {
+              name: 'checklist.plan',
+              arguments: { items: [{ itemId: 'palette', title: 'Cobalt palette board', dependsOn: [] }] },
+            },
+          ],
+        },
+      },
+      // Skipped for now, so the runtime does not go on by itself (plan-continuation.ts).
+      {
+        reply: {
+          toolCalls: [
+            { name: 'checklist.update', arguments: { itemId: 'palette', status: 'skipped', note: 'Later.' } },
+          ],
+        },
+      },
+      { reply: { text: 'Brief and plan recorded.' } },
       { expect: match.lastUserMessageContains('third poster'), reply: { text: 'Working on the third poster.' } },
     ]);
     const { worker } = harness.worker('worker-a', model);
@@ -132,8 +151,11 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
     );
     expect(brief).toMatchObject({ version: 1, callId: expect.any(String) });
 
+    const [plan] = ofType<{ callId?: string }>(await harness.read(streams.task(taskId)), 'ChecklistPlanned');
+    expect(plan).toMatchObject({ callId: expect.any(String) });
     const exclusion = await findExclusion(harness.store, taskId, new Set([forgotten]), new Set(), FORGETTING);
-    expect(exclusion?.briefVersions).toEqual([1]);
+    expect(exclusion?.steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
+    expect(new Set(exclusion?.calls)).toEqual(new Set([brief.callId, plan.callId]));
     await applyExclusion(harness, exclusion!, FORGETTING, {
       correlationId: FORGETTING,
       causationId: null,
@@ -149,6 +171,7 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
     const shown = prompt!.messages.map((m) => m.content).join('\n');
     expect(shown).not.toMatch(/cobalt/i);
     expect(shown).toContain(`Brief (version 1):\n${LEFT_OUT_BRIEF}`);
+    expect(shown).toContain(`palette: ${LEFT_OUT_TITLE}`);
     expect(shown).toContain('Starting the spring series.');
   });
 });

@@ -224,8 +224,8 @@ export const excludedContext = z.strictObject({
   messageIds: z.array(messageId).max(1000),
   steps: z.array(z.strictObject({ turnId, step: z.number().int().min(1) })).max(10_000),
   segmentIds: z.array(uuid).max(1000),
-  /** Brief versions written by an excluded step's tool call (absent in reports written before). */
-  briefVersions: z.array(z.number().int().min(1)).max(10_000).optional(),
+  /** Excluded steps' tool calls whose brief or checklist plan is left out (absent when none). */
+  calls: z.array(callId).max(10_000).optional(),
 });
 
 /**

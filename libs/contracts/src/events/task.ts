@@ -80,7 +80,7 @@ export const BriefUpdated = z.strictObject({
   /**
    * The agent's tool call that wrote it (absent when the person wrote it, and on briefs written
    * before it was recorded): its provenance, so a forgetting that excludes the step that made the
-   * call leaves this version out of later prompts too (ContextExcluded.briefVersions).
+   * call leaves this version out of later prompts too (ContextExcluded.calls).
    */
   callId: callId.optional(),
 });
@@ -116,6 +116,8 @@ export const ChecklistPlanned = z.strictObject({
     )
     .min(1)
     .max(100),
+  /** The agent's tool call that planned it (absent when the person did): as BriefUpdated.callId. */
+  callId: callId.optional(),
 });
 
 /**
@@ -476,8 +478,11 @@ export const ContextExcluded = z.strictObject({
   forgettingId: uuid,
   messageIds: z.array(uuid).max(1000),
   steps: z.array(z.strictObject({ turnId, step })).max(10_000),
-  /** Brief versions an excluded step's tool call wrote: shown as left out while current. */
-  briefVersions: z.array(z.number().int().min(1)).max(10_000).optional(),
+  /**
+   * Tool calls of the excluded steps that wrote the task's brief or checklist plan: what they
+   * wrote is shown as left out until a later write replaces it.
+   */
+  calls: z.array(callId).max(10_000).optional(),
 });
 
 /**

@@ -267,7 +267,7 @@ export const eventSamples: Record<EventType, { valid: Record<string, unknown>; i
     invalid: [{ itemId: MSG2, turnId: TURN, step: 3, constraints: [] }],
   },
   ContextExcluded: {
-    valid: { forgettingId: ENTRY, messageIds: [MSG], steps: [{ turnId: TURN, step: 2 }], briefVersions: [1] },
+    valid: { forgettingId: ENTRY, messageIds: [MSG], steps: [{ turnId: TURN, step: 2 }], calls: [CALL] },
     invalid: [{ forgettingId: ENTRY, messageIds: ['nope'], steps: [] }],
   },
   ForkedFrom: {

@@ -81,9 +81,7 @@ export function excludeContext(command: ExcludeContext, state: TaskState): TaskE
         forgettingId,
         messageIds: [...command.messageIds],
         steps: command.steps.map((s) => ({ ...s })),
-        ...(command.briefVersions !== undefined && command.briefVersions.length > 0
-          ? { briefVersions: [...command.briefVersions] }
-          : {}),
+        ...(command.calls !== undefined && command.calls.length > 0 ? { calls: [...command.calls] } : {}),
       },
     },
   ];

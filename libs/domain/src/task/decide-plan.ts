@@ -52,7 +52,9 @@ export function planChecklist(command: PlanChecklist, state: TaskState): TaskEve
     ...(needsConfirmation === true ? { needsConfirmation: true } : {}),
     ...(output !== undefined ? { output: { ...output } } : {}),
   }));
-  return [{ type: 'ChecklistPlanned', data: { items } }];
+  return [
+    { type: 'ChecklistPlanned', data: command.callId === undefined ? { items } : { items, callId: command.callId } },
+  ];
 }
 
 export function changeChecklistItem(command: ChangeChecklistItem, state: TaskState): TaskEvent[] {

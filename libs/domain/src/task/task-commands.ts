@@ -132,6 +132,8 @@ export type UpdateBrief = { type: 'UpdateBrief'; brief: string; by: Actor; callI
 export type PlanChecklist = {
   type: 'PlanChecklist';
   keepOutputs?: boolean;
+  /** The agent's tool call that planned it (the titles' provenance, for a forgetting). */
+  callId?: string;
   items: readonly {
     itemId: string;
     title: string;
@@ -216,8 +218,8 @@ export type ExcludeContext = {
   forgettingId: string;
   messageIds: readonly string[];
   steps: readonly { turnId: string; step: number }[];
-  /** Brief versions written by an excluded step's tool call. */
-  briefVersions?: readonly number[];
+  /** Tool calls of the excluded steps whose brief or checklist plan is left out. */
+  calls?: readonly string[];
 };
 /** The person's constraints read from a claimed message (at most once per item). */
 export type NoteConstraints = {

@@ -1,6 +1,6 @@
 import { deciderSpec } from '@lomo/testing';
 import { fold } from '../decider';
-import { briefForContext } from './task-queries';
+import { briefForContext, checklistTitleLeftOut } from './task-queries';
 import { taskDecider } from './task-decider';
 import { activeWithInbox, ids } from './task.fixtures';
 import type { TaskEvent } from './task-events';
@@ -55,12 +55,12 @@ describe('task: context', () => {
     expect(after.excluded).toEqual({
       messageIds: [ids.item1],
       steps: [`${ids.turn1}:2`],
-      briefVersions: [],
+      calls: [],
       forgettings: [C1],
     });
   });
 
-  it('a brief the agent wrote records its tool call, and a forgetting that names its version leaves it out until a new one', () => {
+  it('a brief the agent wrote records its tool call, and a forgetting that names the call leaves it out until a new one', () => {
     const agent = { kind: 'agent' as const };
     const written: TaskEvent = {
       type: 'BriefUpdated',
@@ -71,7 +71,12 @@ describe('task: context', () => {
       .then([written]);
     const excluded: TaskEvent = {
       type: 'ContextExcluded',
-      data: { forgettingId: C1, messageIds: [ids.item1], steps: [{ turnId: ids.turn1, step: 2 }], briefVersions: [1] },
+      data: {
+        forgettingId: C1,
+        messageIds: [ids.item1],
+        steps: [{ turnId: ids.turn1, step: 2 }],
+        calls: ['call_brief_1'],
+      },
     };
     given([...activeWithInbox(), written])
       .when({
@@ -79,7 +84,7 @@ describe('task: context', () => {
         forgettingId: C1,
         messageIds: [ids.item1],
         steps: [{ turnId: ids.turn1, step: 2 }],
-        briefVersions: [1],
+        calls: ['call_brief_1'],
       })
       .then([excluded]);
     expect(briefForContext(state([...activeWithInbox(), written, excluded]))).toEqual({ version: 1, leftOut: true });
@@ -97,6 +102,25 @@ describe('task: context', () => {
       version: 1,
       text: 'Spring posters, cobalt background',
     });
+  });
+
+  it('a checklist the agent planned records its tool call; a forgetting that names it leaves the titles out, a re-plan brings them back', () => {
+    const items = [{ itemId: 'palette', title: 'Cobalt palette board', dependsOn: [] }];
+    const planned: TaskEvent = { type: 'ChecklistPlanned', data: { items, callId: 'call_plan_1' } };
+    given(activeWithInbox()).when({ type: 'PlanChecklist', items, callId: 'call_plan_1' }).then([planned]);
+    const excluded: TaskEvent = {
+      type: 'ContextExcluded',
+      data: { forgettingId: C1, messageIds: [], steps: [{ turnId: ids.turn1, step: 2 }], calls: ['call_plan_1'] },
+    };
+    const after = state([...activeWithInbox(), planned, excluded]);
+    expect(checklistTitleLeftOut(after, after.checklist[0])).toBe(true);
+    // The person's own re-plan (no call) and a later call's plan are shown.
+    const byPerson: TaskEvent = {
+      type: 'ChecklistPlanned',
+      data: { items: [{ itemId: 'palette', title: 'Soft palette board', dependsOn: [] }] },
+    };
+    const replanned = state([...activeWithInbox(), planned, excluded, byPerson]);
+    expect(checklistTitleLeftOut(replanned, replanned.checklist[0])).toBe(false);
   });
 
   it('loads only domains not loaded yet, and unloads only loaded ones', () => {

@@ -61,7 +61,7 @@ function created(event: Extract<TaskEvent, { type: 'TaskCreated' }>): ActiveTask
     domainLoads: {},
     segments: [],
     constraints: {},
-    excluded: { messageIds: [], steps: [], briefVersions: [], forgettings: [] },
+    excluded: { messageIds: [], steps: [], calls: [], forgettings: [] },
     fork: null,
   };
 }
@@ -117,7 +117,14 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       };
     }
     case 'BriefUpdated':
-      return { ...task, brief: { version: event.data.version, text: event.data.brief } };
+      return {
+        ...task,
+        brief: {
+          version: event.data.version,
+          text: event.data.brief,
+          ...(event.data.callId !== undefined ? { callId: event.data.callId } : {}),
+        },
+      };
     case 'ChecklistPlanned': {
       // A re-plan (a change of direction) keeps what items of the same id had: status, note,
       // evidence and the artefacts linked to them.
@@ -132,6 +139,7 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
             dependsOn,
             needsConfirmation: needsConfirmation === true,
             output: output ?? null,
+            plannedBy: event.data.callId ?? null,
           };
           return kept
             ? {
@@ -353,13 +361,13 @@ function evolveExisting(task: ExistingTask, event: Exclude<TaskEvent, { type: 'T
       const steps = new Set(task.excluded.steps);
       for (const id of event.data.messageIds) messageIds.add(id);
       for (const s of event.data.steps) steps.add(`${s.turnId}:${s.step}`);
-      const briefVersions = new Set([...task.excluded.briefVersions, ...(event.data.briefVersions ?? [])]);
+      const calls = new Set([...task.excluded.calls, ...(event.data.calls ?? [])]);
       return {
         ...task,
         excluded: {
           messageIds: [...messageIds],
           steps: [...steps],
-          briefVersions: [...briefVersions],
+          calls: [...calls],
           forgettings: [...task.excluded.forgettings, event.data.forgettingId],
         },
       };

@@ -116,13 +116,17 @@ export function itemSettled(task: Pick<TaskBase, 'checkpoints'>, item: Checklist
 
 /**
  * The brief later prompts may show: the current version, or `left out` when a forgetting excluded
- * the step whose tool call wrote it (ContextExcluded.briefVersions), until a new version is written.
+ * the step whose tool call wrote it (ContextExcluded.calls), until a new version is written.
  */
 export function briefForContext(
   task: Pick<ExistingTask, 'brief' | 'excluded'>,
 ): { version: number; text: string } | { version: number; leftOut: true } | null {
   if (task.brief === null) return null;
-  return task.excluded.briefVersions.includes(task.brief.version)
-    ? { version: task.brief.version, leftOut: true }
-    : task.brief;
+  const { version, text, callId } = task.brief;
+  return callId !== undefined && task.excluded.calls.includes(callId) ? { version, leftOut: true } : { version, text };
+}
+
+/** Whether a forgetting left out the title of a checklist item (its plan came from an excluded step's call). */
+export function checklistTitleLeftOut(task: Pick<ExistingTask, 'excluded'>, item: ChecklistItem): boolean {
+  return item.plannedBy !== null && task.excluded.calls.includes(item.plannedBy);
 }

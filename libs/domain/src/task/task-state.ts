@@ -134,6 +134,8 @@ export interface ChecklistItem {
   output: ChecklistItemOutput | null;
   /** Artefacts made or used for the item; kept across status changes and re-plans of its id. */
   linkedArtifactIds: string[];
+  /** The agent's tool call whose plan gave it its title (ChecklistPlanned.callId); null when the person's. */
+  plannedBy: string | null;
 }
 
 /**
@@ -166,7 +168,8 @@ export interface TaskBase {
   /** Approvals and rejections by call id. */
   approvals: Readonly<Record<string, CallApproval>>;
   autonomy: AutonomyLevel;
-  brief: { version: number; text: string } | null;
+  /** `callId`: the agent's tool call that wrote it (BriefUpdated.callId). */
+  brief: { version: number; text: string; callId?: string } | null;
   checklist: readonly ChecklistItem[];
   budgets: readonly PlanBudget[];
   /**
@@ -202,8 +205,8 @@ export interface TaskBase {
   excluded: {
     readonly messageIds: readonly string[];
     readonly steps: readonly string[];
-    /** Brief versions an excluded step wrote: the current brief is left out of prompts while it is one. */
-    readonly briefVersions: readonly number[];
+    /** Tool calls of excluded steps: a brief or checklist plan one of them wrote is left out of prompts. */
+    readonly calls: readonly string[];
     readonly forgettings: readonly string[];
   };
   /** Tasks merged into this one (TasksMerged as target), so accepting a merge twice is a no-op. */

@@ -11,8 +11,8 @@ export interface TaskExclusion {
   messageIds: string[];
   steps: { turnId: string; step: number }[];
   segmentIds: string[];
-  /** Brief versions an excluded step's tool call wrote (absent when none). */
-  briefVersions?: number[];
+  /** Excluded steps' tool calls that wrote the brief or a checklist plan (absent when none). */
+  calls?: string[];
 }
 
 interface StepRecord {
@@ -98,15 +98,19 @@ export async function findExclusion(
       }),
     )
     .map((s) => s.segmentId);
-  // The brief's provenance is the tool call that wrote it (BriefUpdated.callId).
+  // The brief's and the checklist plan's provenance is the tool call that wrote them.
   const excludedCalls = new Set(steps.flatMap((s) => callsOf.get(`${s.turnId}:${s.step}`) ?? []));
-  const briefVersions = events.flatMap((e) => {
-    if (e.type !== 'BriefUpdated') return [];
-    const data = e.data as { version: number; callId?: string };
-    return data.callId !== undefined && excludedCalls.has(data.callId) ? [data.version] : [];
-  });
+  const calls = [
+    ...new Set(
+      events.flatMap((e) => {
+        if (e.type !== 'BriefUpdated' && e.type !== 'ChecklistPlanned') return [];
+        const callId = (e.data as { callId?: string }).callId;
+        return callId !== undefined && excludedCalls.has(callId) ? [callId] : [];
+      }),
+    ),
+  ];
   if (messageIds.length === 0 && steps.length === 0 && segmentIds.length === 0) return null;
-  return { taskId, messageIds, steps, segmentIds, ...(briefVersions.length > 0 ? { briefVersions } : {}) };
+  return { taskId, messageIds, steps, segmentIds, ...(calls.length > 0 ? { calls } : {}) };
 }
 
 /**
@@ -128,7 +132,7 @@ export async function applyExclusion(
     forgettingId,
     messageIds: exclusion.messageIds,
     steps: exclusion.steps,
-    ...(exclusion.briefVersions !== undefined ? { briefVersions: exclusion.briefVersions } : {}),
+    ...(exclusion.calls !== undefined ? { calls: exclusion.calls } : {}),
   });
   await handleCommand(
     deps.store,

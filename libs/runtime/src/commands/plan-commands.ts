@@ -86,6 +86,7 @@ export function planChecklist(
     type: 'PlanChecklist',
     items: request.items,
     ...(request.keepOutputs === true ? { keepOutputs: true } : {}),
+    ...(request.by.callId !== undefined ? { callId: request.by.callId } : {}),
   });
 }
 

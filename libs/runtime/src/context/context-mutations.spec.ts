@@ -27,6 +27,7 @@ const item: ChecklistItem = {
   reviewCheckpointId: null,
   output: null,
   linkedArtifactIds: [ARTIFACT],
+  plannedBy: null,
 };
 const task: ExistingTask = { ...existingTask(fold(taskDecider, created)), checklist: [item] };
 const notice: ChangeNotice = {

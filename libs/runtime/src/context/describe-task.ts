@@ -1,4 +1,11 @@
-import { briefForContext, itemReview, type ChangeNotice, type ChecklistItem, type ExistingTask } from '@lomo/domain';
+import {
+  briefForContext,
+  checklistTitleLeftOut,
+  itemReview,
+  type ChangeNotice,
+  type ChecklistItem,
+  type ExistingTask,
+} from '@lomo/domain';
 import { constraintsInForce } from './constraints';
 
 /**
@@ -22,7 +29,7 @@ export function describeTask(task: ExistingTask, extra: TailExtras): string {
     lines.push('Checklist:');
     for (const item of task.checklist)
       lines.push(
-        `- [${item.status}] ${item.itemId}: ${item.title}${outputOf(item)}${extra.withheld?.taskArtifacts === true ? '' : linksOf(item)}${reviewOf(task, item)}`,
+        `- [${item.status}] ${item.itemId}: ${checklistTitleLeftOut(task, item) ? LEFT_OUT_TITLE : item.title}${outputOf(item)}${extra.withheld?.taskArtifacts === true ? '' : linksOf(item)}${reviewOf(task, item)}`,
       );
   }
   const constraints = constraintsInForce(task);
@@ -42,6 +49,9 @@ export function describeTask(task: ExistingTask, extra: TailExtras): string {
 /** Never any of its words: the brief an excluded step wrote relied on something forgotten. */
 export const LEFT_OUT_BRIEF =
   '(left out: it was written from something the person asked to forget; ask for the direction again or write a new brief)';
+
+/** A checklist item's title planned by an excluded step: its id, status and evidence stay. */
+export const LEFT_OUT_TITLE = '(title left out: planned from something the person asked to forget)';
 
 const FORGOTTEN_GOAL =
   '(left out: the person asked to forget the message this task started from; follow the brief and the latest messages)';

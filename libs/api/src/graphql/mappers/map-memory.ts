@@ -86,7 +86,7 @@ function mapReport(report: ForgettingReportData): ForgettingReport {
       messageIds: [...e.messageIds],
       steps: e.steps.map((s) => ({ turnId: s.turnId, step: s.step })),
       segmentIds: [...e.segmentIds],
-      briefVersions: [...(e.briefVersions ?? [])],
+      calls: [...(e.calls ?? [])],
     })),
   };
 }

@@ -89,11 +89,11 @@ export class ExcludedContext {
   @Field(() => [ID], { description: 'History segments excluded.' })
   segmentIds!: string[];
 
-  @Field(() => [Int], {
+  @Field(() => [ID], {
     description:
-      'Brief versions an excluded step wrote (by its tool call): the brief is left out of prompts while one of them is current.',
+      'Tool calls of the excluded steps that wrote the task brief or checklist plan: what they wrote is left out of prompts until a later write replaces it.',
   })
-  briefVersions!: number[];
+  calls!: string[];
 }
 
 @ObjectType({ description: 'What a completed forgetting did, as its runner recorded it.' })
