@@ -12,9 +12,10 @@ const FORK = '4c3b2a19-0f8e-4d7c-9b6a-5e4d3c2b1a09';
 const ACTION = '8e7d6c5b-4a39-4281-9f0e-1d2c3b4a5968';
 const person: Actor = { kind: 'user', userId: 'u1' };
 const agent: Actor = { kind: 'agent' };
+const FORGETTING = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
 /** A task recorded as the runtime writes one: one turn whose step 1 asked for notes.create, then answered. */
-function recorded(): ForkSource {
+function recorded(forgotten = false): ForkSource {
   let position = 0;
   const revisions = new Map<string, number>();
   const envelope = (streamId: string, type: string, data: unknown, actor: Actor = agent): EventEnvelope => {
@@ -59,8 +60,20 @@ function recorded(): ForkSource {
     }),
     turn('ToolCallStarted', { callId: call, tool: 'notes.create', idempotencyKey: call, attempt: 1 }),
     turn('ToolCallCompleted', { callId: call, status: 'ok', result: { noteId: 'n1' } }),
+    // With `forgotten`: the step also wrote the brief, and a forgetting later excluded the step.
+    ...(forgotten ? [task('BriefUpdated', { version: 1, brief: 'Notes in cobalt', by: agent, callId: call })] : []),
     turn('TurnCompleted', { steps: 1 }),
     task('TurnClosed', { turnId: TURN, outcome: 'completed' }),
+    ...(forgotten
+      ? [
+          task('ContextExcluded', {
+            forgettingId: FORGETTING,
+            messageIds: [ITEM],
+            steps: [{ turnId: TURN, step: 1 }],
+            calls: [call],
+          }),
+        ]
+      : []),
   ];
   const of = (streamId: string) => events.filter((e) => e.metadata.streamId === streamId);
   return { taskId: TASK, taskEvents: of(streams.task(TASK)), turns: new Map([[TURN, of(streams.turn(TURN))]]) };
@@ -109,6 +122,22 @@ describe('planning a fork (pure): what `lomo task fork` appends', () => {
     });
     // the same request plans the same events (a repeated append is the store's no-op)
     expect(plan('4', source).writes).toEqual(result.writes);
+  });
+
+  it('a forgetting after the cut reaches the fork: its message, step and the call whose brief the copy holds, on the fork ids', () => {
+    // Given the step wrote the brief and a forgetting excluded it after revision 5 (TurnClosed)
+    const result = plan('5', recorded(true));
+    const forkTurn = result.turns[0].forkTurnId;
+    const taskWrite = result.writes[1];
+    // Then the exclusion is carried, naming the fork's turn and the fork's call id (the copied brief's)
+    const brief = taskWrite.events.find((e) => e.type === 'BriefUpdated')!.data as { callId: string };
+    expect(brief.callId).toBe(`${forkTurn}:1:0`);
+    expect(taskWrite.events.find((e) => e.type === 'ContextExcluded')!.data).toEqual({
+      forgettingId: FORGETTING,
+      messageIds: [ITEM],
+      steps: [{ turnId: forkTurn, step: 1 }],
+      calls: [brief.callId],
+    });
   });
 
   it('at a step: the task as the step committed, the turn cancelled in the fork before its call ran', () => {

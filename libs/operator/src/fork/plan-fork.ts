@@ -212,7 +212,8 @@ function cutOf(source: ForkSource, at: ForkPoint): Cut {
 /**
  * The source's `ContextExcluded` and `HistorySegmentsExcluded` written after the cut (a forgetting,
  * or a correction, that came later), narrowed to what the fork copied: the forgotten messages its
- * inbox holds, the steps of its turns up to the cut, the segments it holds. A fork cut before a
+ * inbox holds, the steps of its turns up to the cut, the segments it holds, the calls whose brief
+ * or checklist plan it holds. A fork cut before a
  * forgetting is made after it, or before the forgetting reaches it: either way what the person
  * had forgotten never reaches a prompt through the copy (the text the copies hold, of messages
  * and replies, is kept out by provenance as in the source; DESIGN.md §4 "Deletable content").
@@ -234,6 +235,15 @@ function carriedExclusions(
       .filter((e) => e.type === 'HistorySegmentAppended')
       .map((e) => (e.data as { segmentId: string }).segmentId),
   );
+  // The brief and checklist plans the copy holds, by the tool call that wrote them.
+  const writtenBy = new Set(
+    copiedTask
+      .filter((e) => e.type === 'BriefUpdated' || e.type === 'ChecklistPlanned')
+      .flatMap((e) => {
+        const callId = (e.data as { callId?: string }).callId;
+        return callId === undefined ? [] : [callId];
+      }),
+  );
   const steps = new Set<string>();
   for (const turnId of copiedTurns)
     for (const e of source.turns.get(turnId) ?? [])
@@ -246,11 +256,14 @@ function carriedExclusions(
         forgettingId: string;
         messageIds: string[];
         steps: Array<{ turnId: string; step: number }>;
+        calls?: string[];
       };
+      const calls = (data.calls ?? []).filter((id) => writtenBy.has(id));
       const narrowed = {
         forgettingId: data.forgettingId,
         messageIds: data.messageIds.filter((id) => messages.has(id)),
         steps: data.steps.filter((x) => steps.has(`${x.turnId}#${x.step}`)),
+        ...(calls.length > 0 ? { calls } : {}),
       };
       if (narrowed.messageIds.length > 0 || narrowed.steps.length > 0) carried.push({ ...e, data: narrowed });
     } else if (e.type === 'HistorySegmentsExcluded') {
