@@ -69,7 +69,8 @@ function comparableFromState(state: FoldedTask) {
     checkpoints: Object.values(state.checkpoints)
       .map((c) => ({ id: c.checkpointId, kind: c.kind, itemId: c.itemId, decision: c.resolution?.decision ?? null }))
       .sort((a, b) => a.id.localeCompare(b.id)),
-    brief: state.brief,
+    // The read model shows the brief's text and version; the fold also keeps the call that wrote it.
+    brief: state.brief === null ? null : { version: state.brief.version, text: state.brief.text },
     autonomy: state.autonomy,
     budgets: state.budgets.map((b) => ({ budgetId: b.budgetId, amountMinor: b.amountMinor, currency: b.currency })),
   };
