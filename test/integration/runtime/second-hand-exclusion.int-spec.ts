@@ -13,6 +13,21 @@ import { ofType, turnIdsOf } from './support/turn-events';
 // later step's prompt showed, by the step records, never by the texts.
 
 const FORGETTING = '55555555-5555-4555-8555-555555555555';
+/** The metadata the memory worker writes a forgetting's exclusion with (run-forgetting.ts). */
+const BY_MEMORY = {
+  correlationId: FORGETTING,
+  causationId: null,
+  workspaceId: 'ws_runtime',
+  actor: { kind: 'system' as const, component: 'memory' },
+};
+
+/** The first step's prompt of the task's turn at `index`, as the model was sent it. */
+async function firstPromptOfTurn(harness: RuntimeHarness, taskId: string, index: number): Promise<string> {
+  const turnId = (await turnIdsOf(harness, taskId))[index];
+  const [step] = ofType<{ promptRef: BlobRef }>(await harness.read(streams.turn(turnId)), 'ModelStepCommitted');
+  const prompt = await new PromptArchive(harness.blobs).load(step.promptRef);
+  return prompt!.messages.map((m) => m.content).join('\n');
+}
 
 describe('exclusion of the steps that saw an excluded reply second-hand', () => {
   let harness: RuntimeHarness;
@@ -50,22 +65,14 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
       { turnId: turns[1], step: 1 },
       { turnId: turns[2], step: 1 },
     ]);
-    await applyExclusion(harness, exclusion!, FORGETTING, {
-      correlationId: FORGETTING,
-      causationId: null,
-      workspaceId: 'ws_runtime',
-      actor: { kind: 'system', component: 'memory' },
-    });
+    await applyExclusion(harness, exclusion!, FORGETTING, BY_MEMORY);
     // A repeat of the same forgetting (a crash before ForgettingCompleted) finds the same steps.
     const again = await findExclusion(harness.store, taskId, new Set([forgotten]), new Set(), FORGETTING);
     expect(again?.steps).toEqual(exclusion?.steps);
 
     await harness.deliver(taskId, 'Now the third poster please.');
     await worker.wake({ taskId, reason: 'message' });
-    const fourth = (await turnIdsOf(harness, taskId))[3];
-    const [step] = ofType<{ promptRef: BlobRef }>(await harness.read(streams.turn(fourth)), 'ModelStepCommitted');
-    const prompt = await new PromptArchive(harness.blobs).load(step.promptRef);
-    const shown = prompt!.messages.map((m) => m.content).join('\n');
+    const shown = await firstPromptOfTurn(harness, taskId, 3);
     expect(shown).not.toMatch(/cobalt/i);
     expect(shown).toContain('Starting the spring series.');
     // The person's own later message stays; only the agent's outputs that relied on it are left out.
@@ -84,12 +91,7 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
     const forgotten = await harness.deliver(taskId, 'The background is cobalt blue.');
     await worker.wake({ taskId, reason: 'message' });
     const first = await findExclusion(harness.store, taskId, new Set([forgotten]), new Set(), FORGETTING);
-    await applyExclusion(harness, first!, FORGETTING, {
-      correlationId: FORGETTING,
-      causationId: null,
-      workspaceId: 'ws_runtime',
-      actor: { kind: 'system', component: 'memory' },
-    });
+    await applyExclusion(harness, first!, FORGETTING, BY_MEMORY);
     // A step committed after the exclusion saw the placeholder, not the reply.
     await harness.deliver(taskId, 'Go on with the second poster.');
     await worker.wake({ taskId, reason: 'message' });
@@ -156,19 +158,11 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
     const exclusion = await findExclusion(harness.store, taskId, new Set([forgotten]), new Set(), FORGETTING);
     expect(exclusion?.steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
     expect(new Set(exclusion?.calls)).toEqual(new Set([brief.callId, plan.callId]));
-    await applyExclusion(harness, exclusion!, FORGETTING, {
-      correlationId: FORGETTING,
-      causationId: null,
-      workspaceId: 'ws_runtime',
-      actor: { kind: 'system', component: 'memory' },
-    });
+    await applyExclusion(harness, exclusion!, FORGETTING, BY_MEMORY);
 
     await harness.deliver(taskId, 'Now the third poster please.');
     await worker.wake({ taskId, reason: 'message' });
-    const third = (await turnIdsOf(harness, taskId))[2];
-    const [step] = ofType<{ promptRef: BlobRef }>(await harness.read(streams.turn(third)), 'ModelStepCommitted');
-    const prompt = await new PromptArchive(harness.blobs).load(step.promptRef);
-    const shown = prompt!.messages.map((m) => m.content).join('\n');
+    const shown = await firstPromptOfTurn(harness, taskId, 2);
     expect(shown).not.toMatch(/cobalt/i);
     expect(shown).toContain(`Brief (version 1):\n${LEFT_OUT_BRIEF}`);
     expect(shown).toContain(`palette: ${LEFT_OUT_TITLE}`);
