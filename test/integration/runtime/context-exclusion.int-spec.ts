@@ -1,9 +1,7 @@
-import type { BlobRef } from '@lomo/blobs';
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, match } from '@lomo/llm';
-import { PromptArchive } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
-import { ofType, turnIdsOf } from './support/turn-events';
+import { firstPromptOfTurn, ofType, turnIdsOf } from './support/turn-events';
 
 // Exclusion by recorded provenance (ContextExcluded on the task, written by a forgetting): the
 // forgotten message, the reply and tool results of the step that consumed it, and the constraint
@@ -34,11 +32,7 @@ describe('context exclusion after a forgetting', () => {
     ]);
     await harness.deliver(taskId, 'Now the third poster please.');
     await worker.wake({ taskId, reason: 'message' });
-    const third = (await turnIdsOf(harness, taskId))[2];
-    const [step] = ofType<{ promptRef: BlobRef }>(await harness.read(streams.turn(third)), 'ModelStepCommitted');
-    // The prompt as the model was sent it (a stored prompt may be a delta on the one before).
-    const prompt = await new PromptArchive(harness.blobs).load(step.promptRef);
-    const shown = JSON.stringify(prompt!.messages);
+    const shown = JSON.stringify(await firstPromptOfTurn(harness, taskId, 2));
     expect(shown).not.toMatch(/cobalt/i);
     expect(shown).toContain('(A message the person asked to forget.)');
     expect(shown).toContain('Starting the spring series.');
@@ -75,11 +69,7 @@ describe('context exclusion after a forgetting', () => {
 
     await harness.deliver(taskId, 'Now the third poster please.');
     await worker.wake({ taskId, reason: 'message' });
-    const third = (await turnIdsOf(harness, taskId))[2];
-    const [step] = ofType<{ promptRef: BlobRef }>(await harness.read(streams.turn(third)), 'ModelStepCommitted');
-    // The prompt as the model was sent it (a stored prompt may be a delta on the one before).
-    const prompt = await new PromptArchive(harness.blobs).load(step.promptRef);
-    const shown = prompt!.messages.map((m) => m.content).join('\n');
+    const shown = (await firstPromptOfTurn(harness, taskId, 2)).map((m) => m.content).join('\n');
 
     expect(shown).not.toMatch(/cobalt/i);
     expect(shown).toContain(

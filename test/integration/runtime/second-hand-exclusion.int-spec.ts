@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobRef } from '@lomo/blobs';
 import { streams } from '@lomo/contracts';
 import { ScriptedModelProvider, match } from '@lomo/llm';
 import { applyExclusion, findExclusion } from '@lomo/memory';
-import { LEFT_OUT_BRIEF, LEFT_OUT_TITLE, PromptArchive, createPlanTools } from '@lomo/runtime';
+import { LEFT_OUT_BRIEF, LEFT_OUT_TITLE, createPlanTools } from '@lomo/runtime';
 import { RuntimeHarness } from '@lomo/runtime/testing';
-import { ofType, turnIdsOf } from './support/turn-events';
+import { firstPromptOfTurn, ofType, turnIdsOf } from './support/turn-events';
 
 // Article §7.3: "the agent's own earlier outputs must not bring the forgotten back". A reply that
 // never saw the forgotten message, but saw the reply that relied on it, repeats it just as well:
@@ -21,13 +20,9 @@ const BY_MEMORY = {
   actor: { kind: 'system' as const, component: 'memory' },
 };
 
-/** The first step's prompt of the task's turn at `index`, as the model was sent it. */
-async function firstPromptOfTurn(harness: RuntimeHarness, taskId: string, index: number): Promise<string> {
-  const turnId = (await turnIdsOf(harness, taskId))[index];
-  const [step] = ofType<{ promptRef: BlobRef }>(await harness.read(streams.turn(turnId)), 'ModelStepCommitted');
-  const prompt = await new PromptArchive(harness.blobs).load(step.promptRef);
-  return prompt!.messages.map((m) => m.content).join('\n');
-}
+/** The first step's prompt of the task's turn at `index`, its messages' text joined. */
+const shownInTurn = async (harness: RuntimeHarness, taskId: string, index: number) =>
+  (await firstPromptOfTurn(harness, taskId, index)).map((m) => m.content).join('\n');
 
 describe('exclusion of the steps that saw an excluded reply second-hand', () => {
   let harness: RuntimeHarness;
@@ -72,7 +67,7 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
 
     await harness.deliver(taskId, 'Now the third poster please.');
     await worker.wake({ taskId, reason: 'message' });
-    const shown = await firstPromptOfTurn(harness, taskId, 3);
+    const shown = await shownInTurn(harness, taskId, 3);
     expect(shown).not.toMatch(/cobalt/i);
     expect(shown).toContain('Starting the spring series.');
     // The person's own later message stays; only the agent's outputs that relied on it are left out.
@@ -162,7 +157,7 @@ describe('exclusion of the steps that saw an excluded reply second-hand', () => 
 
     await harness.deliver(taskId, 'Now the third poster please.');
     await worker.wake({ taskId, reason: 'message' });
-    const shown = await firstPromptOfTurn(harness, taskId, 2);
+    const shown = await shownInTurn(harness, taskId, 2);
     expect(shown).not.toMatch(/cobalt/i);
     expect(shown).toContain(`Brief (version 1):\n${LEFT_OUT_BRIEF}`);
     expect(shown).toContain(`palette: ${LEFT_OUT_TITLE}`);

@@ -126,6 +126,12 @@ export function briefForContext(
   return callId !== undefined && task.excluded.calls.includes(callId) ? { version, leftOut: true } : { version, text };
 }
 
+/** The brief's text as prompts may use it: null when there is none or a forgetting left it out. */
+export function briefTextForContext(task: Pick<ExistingTask, 'brief' | 'excluded'>): string | null {
+  const brief = briefForContext(task);
+  return brief !== null && 'text' in brief ? brief.text : null;
+}
+
 /** Whether a forgetting left out the title of a checklist item (its plan came from an excluded step's call). */
 export function checklistTitleLeftOut(task: Pick<ExistingTask, 'excluded'>, item: ChecklistItem): boolean {
   return item.plannedBy !== null && task.excluded.calls.includes(item.plannedBy);

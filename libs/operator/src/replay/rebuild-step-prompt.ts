@@ -1,4 +1,4 @@
-import { briefForContext, type ExistingTask } from '@lomo/domain';
+import { briefTextForContext } from '@lomo/domain';
 import { ContextAssembler, TaskView, TurnSession, TurnView, type Prompt } from '@lomo/runtime';
 import type { ToolRegistry } from '@lomo/tools';
 import type { CopyOnWriteBlobStore } from './copy-on-write-blobs';
@@ -55,17 +55,11 @@ export async function rebuildStepPrompt(
     const { prompt } = await assembler.assemble(session, recorded.step.step, claimed);
     return {
       prompt,
-      brief: briefTextShown(task.existing),
+      brief: task.existing === undefined ? null : briefTextForContext(task.existing),
       forgottenInput: recorded.step.consumedItemIds.filter(isForgotten),
       concurrent: concurrent.map((e) => ({ type: e.type, at: e.metadata.occurredAt })),
     };
   } finally {
     await scratch.discard();
   }
-}
-
-/** The brief text the tail shows (none when a forgetting left the current version out). */
-function briefTextShown(task: ExistingTask | undefined): string | null {
-  const brief = task === undefined ? null : briefForContext(task);
-  return brief !== null && 'text' in brief ? brief.text : null;
 }

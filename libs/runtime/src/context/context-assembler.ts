@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { decideAll } from '@lomo/command-handling';
 import {
-  briefForContext,
+  briefTextForContext,
   existingTask,
   existingTurn,
   isTurnTerminal,
@@ -139,12 +139,7 @@ export class ContextAssembler {
     const recall = this.deps.recall;
     if (recall === undefined || person === null)
       return { memories: [], record: { status: 'disabled', versionIds: [] } };
-    const brief = briefForContext(task);
-    const text = [
-      task.goal,
-      brief !== null && 'text' in brief ? brief.text : '',
-      ...claimedItemIds.map((id) => task.inbox[id]?.text ?? ''),
-    ]
+    const text = [task.goal, briefTextForContext(task) ?? '', ...claimedItemIds.map((id) => task.inbox[id]?.text ?? '')]
       .filter((t) => t !== '')
       .join('\n');
     const controller = new AbortController();
